@@ -1,0 +1,67 @@
+//===- SdpaPasses.td - sdpa passes -------------------------*- tablegen -*-===//
+
+#ifndef SDPA_PASSES_TD
+#define SDPA_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+defvar Sdpa_TileOptions = [
+  Option<"tileQ", "tile-q", "int64_t", /*default=*/"128",
+         "Query rows per tile (Tq)">,
+  Option<"tileKv", "tile-kv", "int64_t", /*default=*/"64",
+         "Keys per tile (Tk)">,
+];
+
+def SdpaDeriveBounds : Pass<"sdpa-derive-bounds"> {
+  let summary = "Attach the exact tile schedule of each attention op's band";
+  let description = [{
+    Derives, from the band and the tile sizes, the affine maps of the tile
+    schedule (`#sdpa.schedule`, SEMANTICS.md §3-4) and attaches them to every
+    `sdpa.attention` and `sdpa.attention_grad` as `schedule`. Each map takes a
+    tile index and the symbols `[Sq, Skv]`; begin maps are max-maps and end
+    maps min-maps, e.g. for a causal window `L`, `R = 0`, top-left:
+
+        kv_begin(t) = max(0, (t*Tq - L) floordiv Tk)
+        kv_end(t)   = min(Skv ceildiv Tk, (t*Tq + Tq - 1) floordiv Tk + 1,
+                          (Sq - 1) floordiv Tk + 1)
+        relay_turn(u, t) = min(u, u - (t*Tq - L) floordiv Tk)
+
+    With static sequence lengths the symbols are replaced by constants and
+    dominated results are dropped. Lowerings turn the maps into
+    `affine.max`/`affine.min` loop bounds.
+  }];
+  let options = Sdpa_TileOptions;
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
+def SdpaPrintSchedule : Pass<"sdpa-print-schedule"> {
+  let summary = "Print the concrete tile schedule of each attention op";
+  let description = [{
+    For every attention op whose sequence lengths are known, evaluates its
+    schedule (the attached `schedule`, else one derived with `tile-q` and
+    `tile-kv`) and prints one line per tile to stdout, tile indices
+    ascending. `sdpa.attention` prints the forward visits:
+
+        sdpa.schedule fwd q_tile=<t> kv=[<lo>,<hi>) interior=[<a>,<b>)
+
+    and `sdpa.attention_grad` the backward visits and the dQ relay:
+
+        sdpa.schedule bwd kv_tile=<u> q=[<lo>,<hi>)
+        sdpa.schedule relay q_tile=<t> first=<kv_first> visitors=<count>
+
+    An empty range prints with lo = hi. For THD ops (and dense ops with
+    per-batch lengths) each line carries `seq=<i>` after the direction word;
+    the lengths come from constant `seqlens` operands or from the
+    `seq-lens-q`/`seq-lens-kv` options, which also supply the lengths of
+    dense ops with dynamic shapes. Ops whose lengths are unknown get a remark.
+    The IR is not changed.
+  }];
+  let options = !listconcat(Sdpa_TileOptions, [
+    ListOption<"seqLensQ", "seq-lens-q", "int64_t",
+               "Query lengths, one per sequence, where the IR does not fix them">,
+    ListOption<"seqLensKv", "seq-lens-kv", "int64_t",
+               "Key lengths, one per sequence, where the IR does not fix them">,
+  ]);
+}
+
+#endif // SDPA_PASSES_TD

@@ -1,0 +1,28 @@
+//===- sdpa-opt.cpp - The sdpa optimizer driver ---------------------------===//
+//
+// Registers exactly the dialects, passes and translations the sdpa pipelines
+// need, then runs mlir-opt's main loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SdpaDialect/SdpaDialect.h"
+#include "SdpaDialect/SdpaPasses.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::sdpa::SdpaDialect, mlir::affine::AffineDialect,
+                  mlir::arith::ArithDialect, mlir::func::FuncDialect,
+                  mlir::tensor::TensorDialect>();
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::sdpa::registerSdpaPasses();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "sdpa optimizer driver\n", registry));
+}
