@@ -1,0 +1,36 @@
+# -*- Python -*-
+# lit configuration of the sdpa tests.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "SDPA"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.sdpa_obj_root, "test")
+# Inputs/ hold files that other tests read.
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%sdpa_src_root", config.sdpa_src_root))
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%python", config.python_executable))
+
+tool_dirs = [config.sdpa_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["sdpa-opt", "FileCheck", "not", "count"], tool_dirs)
+config.substitutions.append(("%sdpa_opt", os.path.join(config.sdpa_tools_dir, "sdpa-opt")))
+
+# PTX tests need only the NVPTX backend (in sdpa-opt) and ptxas.
+ptxas = os.path.join(config.cuda_root, "bin", "ptxas")
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
+# Kernel launches need a GPU; CI has none.
+if shutil.which("nvidia-smi") and os.environ.get("SDPA_GPU_TESTS") == "1":
+    config.available_features.add("gpu")
