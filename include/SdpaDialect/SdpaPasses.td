@@ -34,6 +34,27 @@ def SdpaDeriveBounds : Pass<"sdpa-derive-bounds"> {
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
+def SdpaMaterializeBounds : Pass<"sdpa-materialize-bounds", "::mlir::ModuleOp"> {
+  let summary = "Outline each op's schedule as host functions of affine.max/min";
+  let description = [{
+    For every attention op that carries a `schedule`, adds to the module three
+    functions computing its bounds with `affine.max`/`affine.min` and the
+    clamps every consumer applies (the same code kernels use for their loop
+    bounds):
+
+        @<func>_sdpa<i>_forward_bounds(%t, %sq, %skv)
+            -> (kv_begin, kv_end, interior_begin, interior_end)
+        @<func>_sdpa<i>_backward_bounds(%u, %sq, %skv) -> (q_begin, q_end)
+        @<func>_sdpa<i>_relay_turn(%u, %t, %sq, %skv) -> turn
+
+    with `kv_begin <= interior_begin <= interior_end <= kv_end` and
+    `q_begin <= q_end`. Host code of a compiler stack can call them, e.g. to
+    size work queues; lit tests read them.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def SdpaPrintSchedule : Pass<"sdpa-print-schedule"> {
   let summary = "Print the concrete tile schedule of each attention op";
   let description = [{
