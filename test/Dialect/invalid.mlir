@@ -258,3 +258,37 @@ func.func @grad_value_type(%q: tensor<1x4x8x64xf16>, %k: tensor<1x2x8x64xf16>, %
       -> tensor<1x4x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x4x8x64xf16>
   return
 }
+
+// -----
+
+// expected-error @+1 {{expected right to be at most 2147483647 (use inf for an unbounded edge)}}
+func.func private @huge_right() attributes {mask = #sdpa.band<left = 0, right = 2147483648, align = top_left>}
+
+// -----
+
+func.func @no_query_heads(%q: tensor<1x0x8x64xf16>, %k: tensor<1x2x8x64xf16>) {
+  // expected-error @+1 {{expected a positive number of query heads}}
+  %o, %lse = sdpa.attention %q, %k, %k {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x0x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16> -> tensor<1x0x8x64xf16>, tensor<1x0x8xf32>
+  return
+}
+
+// -----
+
+func.func @no_kv_heads(%q: tensor<1x2x8x64xf16>, %k: tensor<1x0x8x64xf16>) {
+  // expected-error @+1 {{expected a positive number of key/value heads}}
+  %o, %lse = sdpa.attention %q, %k, %k {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x8x64xf16>, tensor<1x0x8x64xf16>, tensor<1x0x8x64xf16> -> tensor<1x2x8x64xf16>, tensor<1x2x8xf32>
+  return
+}
+
+// -----
+
+/// The layout also fixes where the sizes are read: bshd takes heads from
+/// dimension 2.
+func.func @bshd_rank(%q: tensor<1x8x2x64xf16>, %k: tensor<1x8x64xf16>) {
+  // expected-error @+1 {{expected key to have rank 4 for layout bshd, got 3}}
+  %o, %lse = sdpa.attention %q, %k, %k {mask = #sdpa.band<left = inf, right = 0, align = top_left>, layout = #sdpa.layout<bshd>}
+      : tensor<1x8x2x64xf16>, tensor<1x8x64xf16>, tensor<1x8x64xf16> -> tensor<1x8x2x64xf16>, tensor<1x2x8xf32>
+  return
+}

@@ -85,3 +85,4 @@ func.func @bad_offsets(%q: tensor<8x1x16xf16>) -> tensor<8x1x16xf16> {
       : tensor<8x1x16xf16>, tensor<8x1x16xf16>, tensor<8x1x16xf16> -> tensor<8x1x16xf16>, tensor<1x8xf32>
   return %o : tensor<8x1x16xf16>
 }
+
