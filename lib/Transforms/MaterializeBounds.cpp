@@ -68,18 +68,18 @@ struct MaterializeBoundsPass
 
       auto bwd = createIndexFunc(builder, module, loc,
                                  prefix + "_backward_bounds", 3, 2);
-      BackwardBounds b = buildBackwardBounds(builder, loc, schedule,
-                                             bwd.getArgument(0),
-                                             bwd.getArgument(1),
-                                             bwd.getArgument(2));
+      BackwardBounds b =
+          buildBackwardBounds(builder, loc, schedule, bwd.getArgument(0),
+                              bwd.getArgument(1), bwd.getArgument(2));
       func::ReturnOp::create(builder, loc, ValueRange{b.qBegin, b.qEnd});
 
       auto relay =
           createIndexFunc(builder, module, loc, prefix + "_relay_turn", 4, 1);
-      Value turn = buildRelayTurn(builder, loc, schedule, relay.getArgument(0),
-                                  relay.getArgument(1), relay.getArgument(2),
-                                  relay.getArgument(3));
-      func::ReturnOp::create(builder, loc, turn);
+      func::ReturnOp::create(
+          builder, loc,
+          buildRelayTurn(builder, loc, schedule, relay.getArgument(0),
+                         relay.getArgument(1), relay.getArgument(2),
+                         relay.getArgument(3)));
     }
   }
 };

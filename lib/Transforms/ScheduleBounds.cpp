@@ -35,17 +35,25 @@ static Value pairwise(OpBuilder &builder, Location loc, bool isMax, Value x,
   return affine::AffineMinOp::create(builder, loc, both, ValueRange{x, y});
 }
 
+/// A visit range [begin, max(end, begin)) from a max-map and a min-map.
+static std::pair<Value, Value> buildRange(OpBuilder &builder, Location loc,
+                                          AffineMap begin, AffineMap end,
+                                          ValueRange operands) {
+  Value first = affine::AffineMaxOp::create(builder, loc, begin, operands);
+  Value last = affine::AffineMinOp::create(builder, loc, end, operands);
+  return {first, pairwise(builder, loc, /*isMax=*/true, last, first)};
+}
+
 ForwardBounds mlir::sdpa::buildForwardBounds(OpBuilder &builder, Location loc,
                                              ScheduleAttr schedule,
                                              Value qTile, Value seqQ,
                                              Value seqKv) {
   SmallVector<Value> operands{qTile, seqQ, seqKv};
   ForwardBounds bounds;
-  bounds.kvBegin = affine::AffineMaxOp::create(builder, loc,
-                                               schedule.getKvBegin(), operands);
-  Value rawEnd = affine::AffineMinOp::create(builder, loc,
-                                             schedule.getKvEnd(), operands);
-  bounds.kvEnd = pairwise(builder, loc, /*isMax=*/true, rawEnd, bounds.kvBegin);
+  std::tie(bounds.kvBegin, bounds.kvEnd) = buildRange(
+      builder, loc, schedule.getKvBegin(), schedule.getKvEnd(), operands);
+  // The interior, clamped into the visit range: its begin also takes
+  // kv_begin's results, its end kv_end's.
   Value interiorBegin = affine::AffineMaxOp::create(
       builder, loc,
       mergeResults(schedule.getInteriorBegin(), schedule.getKvBegin(), true),
@@ -66,13 +74,10 @@ BackwardBounds mlir::sdpa::buildBackwardBounds(OpBuilder &builder,
                                                ScheduleAttr schedule,
                                                Value kvTile, Value seqQ,
                                                Value seqKv) {
-  SmallVector<Value> operands{kvTile, seqQ, seqKv};
   BackwardBounds bounds;
-  bounds.qBegin = affine::AffineMaxOp::create(builder, loc,
-                                              schedule.getQBegin(), operands);
-  Value rawEnd = affine::AffineMinOp::create(builder, loc, schedule.getQEnd(),
-                                             operands);
-  bounds.qEnd = pairwise(builder, loc, /*isMax=*/true, rawEnd, bounds.qBegin);
+  std::tie(bounds.qBegin, bounds.qEnd) =
+      buildRange(builder, loc, schedule.getQBegin(), schedule.getQEnd(),
+                 ValueRange{kvTile, seqQ, seqKv});
   return bounds;
 }
 
@@ -80,7 +85,7 @@ Value mlir::sdpa::buildRelayTurn(OpBuilder &builder, Location loc,
                                  ScheduleAttr schedule, Value kvTile,
                                  Value qTile, Value seqQ, Value seqKv) {
   AffineMap turn = schedule.getRelayTurn();
-  ValueRange operands{kvTile, qTile, seqQ, seqKv};
+  SmallVector<Value> operands{kvTile, qTile, seqQ, seqKv};
   // Without a left edge the turn is the key tile itself.
   if (turn.getNumResults() == 1)
     return affine::AffineApplyOp::create(builder, loc, turn, operands);
