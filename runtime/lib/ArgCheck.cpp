@@ -1,0 +1,622 @@
+//===- ArgCheck.cpp - Check the caller's tensors against an artifact ------===//
+//
+// Every rule returns a message naming the tensor and the problem, e.g.
+// "q: expected 4 dimensions for layout bhsd, got 3".
+//
+//===----------------------------------------------------------------------===//
+
+#include "SdpaRuntime/ArgCheck.h"
+
+#include <algorithm>
+
+using namespace sdpa::runtime;
+
+const char *sdpa::runtime::toString(Layout layout) {
+  switch (layout) {
+  case Layout::BHSD:
+    return "bhsd";
+  case Layout::BSHD:
+    return "bshd";
+  case Layout::THD:
+    return "thd";
+  }
+  return "?";
+}
+
+bool sdpa::runtime::toLayout(int32_t code, Layout &layout) {
+  switch (code) {
+  case SDPA_LAYOUT_BHSD:
+    layout = Layout::BHSD;
+    return true;
+  case SDPA_LAYOUT_BSHD:
+    layout = Layout::BSHD;
+    return true;
+  case SDPA_LAYOUT_THD:
+    layout = Layout::THD;
+    return true;
+  }
+  return false;
+}
+
+void sdpa::runtime::setContiguousStrides(SdpaTensor &tensor) {
+  int64_t stride = 1;
+  for (int i = std::min(tensor.rank, 4) - 1; i >= 0; --i) {
+    tensor.strides[i] = stride;
+    stride *= std::max<int64_t>(tensor.shape[i], 1);
+  }
+}
+
+namespace {
+
+/// Dimension indices of batch, heads, seq and head_dim per layout (-1: none).
+struct DimIndex {
+  int b, h, s, d;
+};
+
+DimIndex dimIndex(Layout layout) {
+  switch (layout) {
+  case Layout::BHSD:
+    return {0, 1, 2, 3};
+  case Layout::BSHD:
+    return {0, 2, 1, 3};
+  case Layout::THD:
+    return {-1, 1, 0, 2};
+  }
+  return {0, 1, 2, 3};
+}
+
+} // namespace
+
+BhsStrides sdpa::runtime::layoutStrides(Layout layout, const SdpaTensor &t) {
+  DimIndex idx = dimIndex(layout);
+  BhsStrides strides;
+  strides.b = idx.b < 0 ? 0 : t.strides[idx.b];
+  strides.h = t.strides[idx.h];
+  strides.s = t.strides[idx.s];
+  return strides;
+}
+
+namespace {
+
+int64_t elementBytes(int32_t dtype) {
+  switch (dtype) {
+  case SDPA_DTYPE_F16:
+  case SDPA_DTYPE_BF16:
+    return 2;
+  case SDPA_DTYPE_F32:
+  case SDPA_DTYPE_I32:
+    return 4;
+  }
+  return 0;
+}
+
+const char *dtypeName(int32_t dtype) {
+  switch (dtype) {
+  case SDPA_DTYPE_F16:
+    return "f16";
+  case SDPA_DTYPE_BF16:
+    return "bf16";
+  case SDPA_DTYPE_F32:
+    return "f32";
+  case SDPA_DTYPE_I32:
+    return "i32";
+  }
+  return "unknown";
+}
+
+int32_t dtypeCode(ElementType type) {
+  switch (type) {
+  case ElementType::F16:
+    return SDPA_DTYPE_F16;
+  case ElementType::BF16:
+    return SDPA_DTYPE_BF16;
+  case ElementType::F32:
+    return SDPA_DTYPE_F32;
+  case ElementType::I32:
+    return SDPA_DTYPE_I32;
+  }
+  return -1;
+}
+
+std::string shapeString(const int64_t *shape, int rank) {
+  std::string s = "[";
+  for (int i = 0; i < rank; ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Names of the dimensions of a q-like tensor per layout, for messages.
+const char *dimName(Layout layout, int dim) {
+  DimIndex idx = dimIndex(layout);
+  if (dim == idx.b)
+    return "batch";
+  if (dim == idx.h)
+    return "heads";
+  if (dim == idx.s)
+    return layout == Layout::THD ? "tokens" : "seq";
+  return "head_dim";
+}
+
+class Checker {
+public:
+  Checker(const Manifest &manifest, Layout layout, std::string &error)
+      : manifest(manifest), layout(layout), error(error) {}
+
+  bool fail(const std::string &message) {
+    error = message;
+    return false;
+  }
+
+  /// Element count, or -1 on overflow.
+  static int64_t numel(const SdpaTensor &t) {
+    int64_t n = 1;
+    for (int i = 0; i < t.rank; ++i)
+      if (__builtin_mul_overflow(n, t.shape[i], &n))
+        return -1;
+    return n;
+  }
+
+  /// Rank, non-negative shape within 32-bit indexing, known dtype, and a
+  /// non-null aligned pointer unless the tensor is empty.
+  bool checkBasics(const char *name, const SdpaTensor &t, int rank,
+                   int64_t alignment, const char *what) {
+    if (t.rank != rank)
+      return fail(std::string(name) + ": expected " + std::to_string(rank) +
+                  " dimensions " + what + ", got " + std::to_string(t.rank));
+    for (int i = 0; i < rank; ++i) {
+      if (t.shape[i] < 0)
+        return fail(std::string(name) + ": negative size " +
+                    std::to_string(t.shape[i]) + " in dimension " +
+                    std::to_string(i));
+      if (t.shape[i] > kMaxIndex)
+        return fail(std::string(name) + ": dimension " + std::to_string(i) +
+                    " has size " + std::to_string(t.shape[i]) +
+                    ", beyond 32-bit index arithmetic (limit " +
+                    std::to_string(kMaxIndex) + ")");
+      if (t.strides[i] < 0)
+        return fail(std::string(name) + ": negative stride " +
+                    std::to_string(t.strides[i]) + " in dimension " +
+                    std::to_string(i));
+    }
+    if (elementBytes(t.dtype) == 0)
+      return fail(std::string(name) + ": unknown dtype code " +
+                  std::to_string(t.dtype));
+    int64_t n = numel(t);
+    if (n < 0)
+      return fail(std::string(name) + ": element count overflows 64 bits");
+    // The last element's offset must fit too.
+    int64_t span = 0;
+    for (int i = 0; i < rank; ++i) {
+      int64_t term;
+      if (t.shape[i] == 0)
+        break;
+      if (__builtin_mul_overflow(t.shape[i] - 1, t.strides[i], &term) ||
+          __builtin_add_overflow(span, term, &span))
+        return fail(std::string(name) + ": element offsets overflow 64 bits");
+    }
+    if (n == 0)
+      return true;
+    if (t.data == 0)
+      return fail(std::string(name) + ": null data pointer");
+    if (t.data % alignment != 0)
+      return fail(std::string(name) + ": data pointer " + hex(t.data) +
+                  " is not " + std::to_string(alignment) + "-byte aligned");
+    return true;
+  }
+
+  static std::string hex(uint64_t v) {
+    char buf[32];
+    snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+  }
+
+  bool checkDtype(const char *name, const SdpaTensor &t, int32_t expected,
+                  const char *why) {
+    if (t.dtype != expected)
+      return fail(std::string(name) + ": expected dtype " +
+                  dtypeName(expected) + why + ", got " + dtypeName(t.dtype));
+    return true;
+  }
+
+  /// q, k, v, o and their gradients.
+  bool checkQkvLike(const char *name, const SdpaTensor &t) {
+    int rank = layout == Layout::THD ? 3 : 4;
+    std::string what = std::string("for layout ") + toString(layout);
+    if (!checkBasics(name, t, rank, kPointerAlignment, what.c_str()) ||
+        !checkDtype(name, t, dtypeCode(manifest.dtype), " (the artifact's)"))
+      return false;
+    DimIndex idx = dimIndex(layout);
+    if (t.shape[idx.d] != manifest.headDim)
+      return fail(std::string(name) + ": head_dim (last dimension) is " +
+                  std::to_string(t.shape[idx.d]) +
+                  ", the artifact was compiled for " +
+                  std::to_string(manifest.headDim));
+    if (t.strides[idx.d] != 1)
+      return fail(std::string(name) +
+                  ": the head_dim stride must be 1 (contiguous rows), got " +
+                  std::to_string(t.strides[idx.d]));
+    int64_t bytes = elementBytes(t.dtype);
+    for (int i = 0; i < rank; ++i) {
+      if (i == idx.d || t.shape[i] <= 1)
+        continue;
+      if ((t.strides[i] * bytes) % kPointerAlignment != 0)
+        return fail(std::string(name) + ": the " + dimName(layout, i) +
+                    " stride (" + std::to_string(t.strides[i]) +
+                    " elements) is not a multiple of " +
+                    std::to_string(kPointerAlignment) + " bytes");
+    }
+    return true;
+  }
+
+  bool checkSameShape(const char *name, const SdpaTensor &t,
+                      const char *refName, const SdpaTensor &ref) {
+    if (!std::equal(t.shape, t.shape + t.rank, ref.shape))
+      return fail(std::string(name) + ": shape " + shapeString(t.shape, t.rank) +
+                  " differs from " + refName + "'s " +
+                  shapeString(ref.shape, ref.rank));
+    return true;
+  }
+
+  /// A densely packed workspace of `elements` elements of `dtype`.
+  bool checkWorkspace(const char *name, const SdpaTensor &t, int32_t dtype,
+                      int64_t elements) {
+    if (t.rank < 1 || t.rank > 4)
+      return fail(std::string(name) + ": expected 1 to 4 dimensions, got " +
+                  std::to_string(t.rank));
+    if (!checkBasics(name, t, t.rank, kPointerAlignment, "") ||
+        !checkDtype(name, t, dtype, ""))
+      return false;
+    if (numel(t) != elements)
+      return fail(std::string(name) + ": holds " + std::to_string(numel(t)) +
+                  " elements, expected " + std::to_string(elements));
+    SdpaTensor packed = t;
+    setContiguousStrides(packed);
+    for (int i = 0; i < t.rank; ++i)
+      if (t.shape[i] > 1 && t.strides[i] != packed.strides[i])
+        return fail(std::string(name) + ": must be densely packed (stride " +
+                    std::to_string(t.strides[i]) + " in dimension " +
+                    std::to_string(i) + ", expected " +
+                    std::to_string(packed.strides[i]) + ")");
+    return true;
+  }
+
+  bool checkOffsets(const char *name, const SdpaTensor &t) {
+    if (!checkBasics(name, t, 1, 4, "(cumulative offsets)") ||
+        !checkDtype(name, t, SDPA_DTYPE_I32, ""))
+      return false;
+    if (t.shape[0] < 1)
+      return fail(std::string(name) +
+                  ": expected at least one offset (one more than the number "
+                  "of sequences), got none");
+    if (t.shape[0] > 1 && t.strides[0] != 1)
+      return fail(std::string(name) + ": the stride must be 1, got " +
+                  std::to_string(t.strides[0]));
+    if (t.data == 0)
+      return fail(std::string(name) + ": null data pointer");
+    return true;
+  }
+
+  bool checkHostOffsets(const char *name, const int32_t *offsets,
+                        int64_t count, int64_t tokens, int64_t maxLen,
+                        const char *maxName) {
+    if (offsets[0] != 0)
+      return fail(std::string(name) + ": the first offset is " +
+                  std::to_string(offsets[0]) + ", expected 0");
+    for (int64_t i = 1; i < count; ++i) {
+      if (offsets[i] < offsets[i - 1])
+        return fail(std::string(name) + ": offsets decrease at index " +
+                    std::to_string(i) + " (" + std::to_string(offsets[i]) +
+                    " after " + std::to_string(offsets[i - 1]) + ")");
+      int64_t length = int64_t(offsets[i]) - offsets[i - 1];
+      if (length > maxLen)
+        return fail(std::string(name) + ": sequence " + std::to_string(i - 1) +
+                    " has " + std::to_string(length) + " tokens, more than " +
+                    maxName + " = " + std::to_string(maxLen));
+    }
+    if (offsets[count - 1] != tokens)
+      return fail(std::string(name) + ": the last offset is " +
+                  std::to_string(offsets[count - 1]) + ", but there are " +
+                  std::to_string(tokens) + " tokens");
+    return true;
+  }
+
+  /// The part shared by forward and backward: q, k, v, o, lse, offsets.
+  bool checkCore(const SdpaTensor &q, const SdpaTensor &k, const SdpaTensor &v,
+                 const SdpaTensor &o, const SdpaTensor &lse,
+                 const SdpaTensor &cuQ, const SdpaTensor &cuKv, int64_t maxQ,
+                 int64_t maxKv, const int32_t *hostQ, const int32_t *hostKv,
+                 Problem &problem, ParamTable &params);
+
+  const Manifest &manifest;
+  Layout layout;
+  std::string &error;
+};
+
+bool Checker::checkCore(const SdpaTensor &q, const SdpaTensor &k,
+                        const SdpaTensor &v, const SdpaTensor &o,
+                        const SdpaTensor &lse, const SdpaTensor &cuQ,
+                        const SdpaTensor &cuKv, int64_t maxQ, int64_t maxKv,
+                        const int32_t *hostQ, const int32_t *hostKv,
+                        Problem &problem, ParamTable &params) {
+  bool thd = layout == Layout::THD;
+  if (thd && !manifest.varlen)
+    return fail("layout: thd needs an artifact compiled for packed sequences "
+                "(varlen 1), this one is dense");
+  if (!thd && manifest.varlen)
+    return fail(std::string("layout: ") + toString(layout) +
+                " given, but the artifact was compiled for packed sequences "
+                "(varlen 1, layout thd)");
+  if (!checkQkvLike("q", q) || !checkQkvLike("k", k) || !checkQkvLike("v", v) ||
+      !checkQkvLike("o", o) || !checkSameShape("v", v, "k", k) ||
+      !checkSameShape("o", o, "q", q))
+    return false;
+
+  DimIndex idx = dimIndex(layout);
+  problem = Problem();
+  problem.layout = layout;
+  problem.headsQ = q.shape[idx.h];
+  problem.headsKv = k.shape[idx.h];
+  if (problem.headsKv == 0 && problem.headsQ != 0)
+    return fail("k: zero heads");
+  if (problem.headsKv != 0 && problem.headsQ % problem.headsKv != 0)
+    return fail("heads: query heads (" + std::to_string(problem.headsQ) +
+                ") are not a multiple of kv heads (" +
+                std::to_string(problem.headsKv) + ")");
+
+  if (!thd) {
+    if (cuQ.data != 0 || cuKv.data != 0)
+      return fail(std::string(cuQ.data ? "cu_seqlens_q" : "cu_seqlens_kv") +
+                  ": given for the dense layout " + toString(layout));
+    if (k.shape[idx.b] != q.shape[idx.b])
+      return fail("k: batch is " + std::to_string(k.shape[idx.b]) +
+                  ", q's is " + std::to_string(q.shape[idx.b]));
+    problem.batch = q.shape[idx.b];
+    problem.seqQ = q.shape[idx.s];
+    problem.seqKv = k.shape[idx.s];
+    problem.totalQ = problem.batch * problem.seqQ;
+    problem.totalKv = problem.batch * problem.seqKv;
+    int64_t expected[3] = {problem.batch, problem.headsQ, problem.seqQ};
+    if (!checkBasics("lse", lse, 3, kPointerAlignment,
+                     "[batch, heads_q, seq_q]") ||
+        !checkDtype("lse", lse, SDPA_DTYPE_F32, ""))
+      return false;
+    if (!std::equal(expected, expected + 3, lse.shape))
+      return fail("lse: expected shape " + shapeString(expected, 3) +
+                  " (batch, heads_q, seq_q), got " + shapeString(lse.shape, 3));
+    if (problem.seqQ > 1 && lse.strides[2] != 1)
+      return fail("lse: the seq stride must be 1, got " +
+                  std::to_string(lse.strides[2]));
+  } else {
+    if (!checkOffsets("cu_seqlens_q", cuQ) ||
+        !checkOffsets("cu_seqlens_kv", cuKv))
+      return false;
+    if (cuKv.shape[0] != cuQ.shape[0])
+      return fail("cu_seqlens_kv: " + std::to_string(cuKv.shape[0]) +
+                  " offsets, but cu_seqlens_q has " +
+                  std::to_string(cuQ.shape[0]) +
+                  " (both hold one more than the number of sequences)");
+    problem.batch = cuQ.shape[0] - 1;
+    problem.totalQ = q.shape[idx.s];
+    problem.totalKv = k.shape[idx.s];
+    for (auto [name, value, tokens] :
+         {std::tuple{"max_seqlen_q", maxQ, problem.totalQ},
+          std::tuple{"max_seqlen_kv", maxKv, problem.totalKv}}) {
+      if (value < 0)
+        return fail(std::string(name) + ": negative (" +
+                    std::to_string(value) + ")");
+      if (value > tokens)
+        return fail(std::string(name) + ": " + std::to_string(value) +
+                    " is more than the " + std::to_string(tokens) +
+                    " tokens given");
+    }
+    problem.seqQ = maxQ;
+    problem.seqKv = maxKv;
+    if (hostQ && !checkHostOffsets("cu_seqlens_q", hostQ, cuQ.shape[0],
+                                   problem.totalQ, maxQ, "max_seqlen_q"))
+      return false;
+    if (hostKv && !checkHostOffsets("cu_seqlens_kv", hostKv, cuKv.shape[0],
+                                    problem.totalKv, maxKv, "max_seqlen_kv"))
+      return false;
+    int64_t expected[2] = {problem.headsQ, problem.totalQ};
+    if (!checkBasics("lse", lse, 2, kPointerAlignment, "[heads_q, tokens_q]") ||
+        !checkDtype("lse", lse, SDPA_DTYPE_F32, ""))
+      return false;
+    if (!std::equal(expected, expected + 2, lse.shape))
+      return fail("lse: expected shape " + shapeString(expected, 2) +
+                  " (heads_q, tokens_q), got " + shapeString(lse.shape, 2));
+    if (problem.totalQ > 1 && lse.strides[1] != 1)
+      return fail("lse: the token stride must be 1, got " +
+                  std::to_string(lse.strides[1]));
+  }
+
+  // 32-bit index arithmetic: tile-rounded positions plus the band's finite
+  // edges must stay representable.
+  GridValues &grid = problem.grid;
+  grid.qTiles = ceilDiv(problem.seqQ, manifest.tileQ);
+  grid.kvTiles = ceilDiv(problem.seqKv, manifest.tileKv);
+  grid.headsQ = problem.headsQ;
+  grid.headsKv = problem.headsKv;
+  grid.batch = problem.batch;
+  int64_t reach = grid.qTiles * manifest.tileQ + grid.kvTiles * manifest.tileKv +
+                  manifest.left.value_or(0) + manifest.right.value_or(0);
+  if (reach > kMaxIndex)
+    return fail("seq_q/seq_kv: " + std::to_string(problem.seqQ) + " and " +
+                std::to_string(problem.seqKv) +
+                " positions, rounded to tiles and widened by the band, "
+                "overflow 32-bit index arithmetic (limit " +
+                std::to_string(kMaxIndex) + ")");
+  int64_t rows;
+  if (__builtin_mul_overflow(problem.headsQ, problem.totalQ, &rows) ||
+      rows > kMaxIndex)
+    return fail("q: heads_q * query tokens = " +
+                std::to_string(problem.headsQ) + " * " +
+                std::to_string(problem.totalQ) +
+                " rows overflow 32-bit index arithmetic (limit " +
+                std::to_string(kMaxIndex) + ")");
+  grid.totalRows = rows;
+
+  params.clear();
+  auto putTensor = [&](const char *name, const SdpaTensor &t) {
+    params[name] = ParamValue::pointer(t.data);
+    BhsStrides s = layoutStrides(layout, t);
+    params[std::string(name) + "_stride_b"] = ParamValue::int64(s.b);
+    params[std::string(name) + "_stride_h"] = ParamValue::int64(s.h);
+    params[std::string(name) + "_stride_s"] = ParamValue::int64(s.s);
+  };
+  putTensor("q", q);
+  putTensor("k", k);
+  putTensor("v", v);
+  putTensor("o", o);
+  params["lse"] = ParamValue::pointer(lse.data);
+  params["lse_stride_b"] = ParamValue::int64(thd ? 0 : lse.strides[0]);
+  params["lse_stride_h"] = ParamValue::int64(thd ? lse.strides[0] : lse.strides[1]);
+  if (thd) {
+    params["cu_seqlens_q"] = ParamValue::pointer(cuQ.data);
+    params["cu_seqlens_kv"] = ParamValue::pointer(cuKv.data);
+  }
+  params["seq_q"] = ParamValue::int32(static_cast<int32_t>(problem.seqQ));
+  params["seq_kv"] = ParamValue::int32(static_cast<int32_t>(problem.seqKv));
+  params["heads_q"] = ParamValue::int32(static_cast<int32_t>(problem.headsQ));
+  params["heads_kv"] = ParamValue::int32(static_cast<int32_t>(problem.headsKv));
+  params["batch"] = ParamValue::int32(static_cast<int32_t>(problem.batch));
+  params["scale"] = ParamValue::float32(manifest.scale);
+  return true;
+}
+
+bool usesParam(const Manifest &manifest, const char *name) {
+  for (const Kernel &kernel : manifest.kernels)
+    for (const Param &param : kernel.params)
+      if (param.name == name)
+        return true;
+  return false;
+}
+
+bool checkDirection(const Manifest &manifest, Direction direction,
+                    std::string &error) {
+  if (manifest.direction == direction)
+    return true;
+  error = std::string("artifact: compiled for the ") +
+          (manifest.direction == Direction::Forward ? "forward" : "backward") +
+          ", not the " +
+          (direction == Direction::Forward ? "forward" : "backward");
+  return false;
+}
+
+} // namespace
+
+bool sdpa::runtime::checkForward(const Manifest &manifest,
+                                 const SdpaForwardArgs &args, Problem &problem,
+                                 ParamTable &params, std::string &error) {
+  if (!checkDirection(manifest, Direction::Forward, error))
+    return false;
+  Layout layout;
+  if (!toLayout(args.layout, layout)) {
+    error = "layout: unknown layout code " + std::to_string(args.layout);
+    return false;
+  }
+  Checker checker(manifest, layout, error);
+  return checker.checkCore(args.q, args.k, args.v, args.o, args.lse,
+                           args.cu_seqlens_q, args.cu_seqlens_kv,
+                           args.max_seqlen_q, args.max_seqlen_kv,
+                           args.host_cu_seqlens_q, args.host_cu_seqlens_kv,
+                           problem, params);
+}
+
+namespace {
+
+/// Workspace sizes for a checked problem.
+SdpaWorkspaceSizes workspaceFor(const Manifest &manifest,
+                                const Problem &problem, int64_t headDim) {
+  SdpaWorkspaceSizes sizes;
+  sizes.delta_elements = problem.grid.totalRows;
+  sizes.dq_accum_elements = problem.grid.totalRows * headDim;
+  sizes.relay_counter_elements =
+      manifest.deterministic
+          ? problem.batch * problem.headsQ * problem.grid.qTiles
+          : 0;
+  return sizes;
+}
+
+} // namespace
+
+bool sdpa::runtime::backwardWorkspace(const Manifest &manifest,
+                                      const SdpaBackwardArgs &args,
+                                      SdpaWorkspaceSizes &sizes,
+                                      std::string &error) {
+  if (!checkDirection(manifest, Direction::Backward, error))
+    return false;
+  Layout layout;
+  if (!toLayout(args.layout, layout)) {
+    error = "layout: unknown layout code " + std::to_string(args.layout);
+    return false;
+  }
+  Checker checker(manifest, layout, error);
+  Problem problem;
+  ParamTable params;
+  if (!checker.checkCore(args.q, args.k, args.v, args.o, args.lse,
+                         args.cu_seqlens_q, args.cu_seqlens_kv,
+                         args.max_seqlen_q, args.max_seqlen_kv, nullptr,
+                         nullptr, problem, params))
+    return false;
+  sizes = workspaceFor(manifest, problem, manifest.headDim);
+  return true;
+}
+
+bool sdpa::runtime::checkBackward(const Manifest &manifest,
+                                  const SdpaBackwardArgs &args,
+                                  Problem &problem, ParamTable &params,
+                                  std::string &error) {
+  if (!checkDirection(manifest, Direction::Backward, error))
+    return false;
+  Layout layout;
+  if (!toLayout(args.layout, layout)) {
+    error = "layout: unknown layout code " + std::to_string(args.layout);
+    return false;
+  }
+  Checker checker(manifest, layout, error);
+  if (!checker.checkCore(args.q, args.k, args.v, args.o, args.lse,
+                         args.cu_seqlens_q, args.cu_seqlens_kv,
+                         args.max_seqlen_q, args.max_seqlen_kv,
+                         args.host_cu_seqlens_q, args.host_cu_seqlens_kv,
+                         problem, params))
+    return false;
+  if (!checker.checkQkvLike("do", args.dout) ||
+      !checker.checkSameShape("do", args.dout, "q", args.q) ||
+      !checker.checkQkvLike("dq", args.dq) ||
+      !checker.checkSameShape("dq", args.dq, "q", args.q) ||
+      !checker.checkQkvLike("dk", args.dk) ||
+      !checker.checkSameShape("dk", args.dk, "k", args.k) ||
+      !checker.checkQkvLike("dv", args.dv) ||
+      !checker.checkSameShape("dv", args.dv, "k", args.k))
+    return false;
+  for (auto [name, t] : {std::pair{"do", &args.dout}, std::pair{"dq", &args.dq},
+                         std::pair{"dk", &args.dk}, std::pair{"dv", &args.dv}}) {
+    params[name] = ParamValue::pointer(t->data);
+    BhsStrides s = layoutStrides(layout, *t);
+    params[std::string(name) + "_stride_b"] = ParamValue::int64(s.b);
+    params[std::string(name) + "_stride_h"] = ParamValue::int64(s.h);
+    params[std::string(name) + "_stride_s"] = ParamValue::int64(s.s);
+  }
+  SdpaWorkspaceSizes sizes = workspaceFor(manifest, problem, manifest.headDim);
+  if (usesParam(manifest, "dq_accum")) {
+    if (!checker.checkWorkspace("dq_accum", args.dq_accum, SDPA_DTYPE_F32,
+                                sizes.dq_accum_elements))
+      return false;
+    params["dq_accum"] = ParamValue::pointer(args.dq_accum.data);
+  }
+  if (usesParam(manifest, "delta")) {
+    if (!checker.checkWorkspace("delta", args.delta, SDPA_DTYPE_F32,
+                                sizes.delta_elements))
+      return false;
+    params["delta"] = ParamValue::pointer(args.delta.data);
+  }
+  if (manifest.deterministic || usesParam(manifest, "relay_counters")) {
+    if (!checker.checkWorkspace("relay_counters", args.relay_counters,
+                                SDPA_DTYPE_I32, sizes.relay_counter_elements))
+      return false;
+    params["relay_counters"] = ParamValue::pointer(args.relay_counters.data);
+  }
+  return true;
+}

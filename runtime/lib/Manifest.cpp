@@ -1,0 +1,564 @@
+//===- Manifest.cpp - Parse and validate the artifact manifest ------------===//
+//
+// Strict by design: unknown keys, missing keys, repeated keys and malformed
+// values are errors naming the line and the key, so that an artifact from a
+// newer generator is refused rather than misread.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SdpaRuntime/Manifest.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+using namespace sdpa::runtime;
+
+const char *sdpa::runtime::toString(ElementType type) {
+  switch (type) {
+  case ElementType::F16:
+    return "f16";
+  case ElementType::BF16:
+    return "bf16";
+  case ElementType::F32:
+    return "f32";
+  case ElementType::I32:
+    return "i32";
+  }
+  return "?";
+}
+
+const char *sdpa::runtime::toString(KernelRole role) {
+  switch (role) {
+  case KernelRole::Forward:
+    return "forward";
+  case KernelRole::BwdPreprocess:
+    return "bwd_preprocess";
+  case KernelRole::BwdMain:
+    return "bwd_main";
+  case KernelRole::BwdDqConvert:
+    return "bwd_dq_convert";
+  }
+  return "?";
+}
+
+const char *sdpa::runtime::toString(ParamType type) {
+  switch (type) {
+  case ParamType::Ptr:
+    return "ptr";
+  case ParamType::I32:
+    return "i32";
+  case ParamType::I64:
+    return "i64";
+  case ParamType::F32:
+    return "f32";
+  }
+  return "?";
+}
+
+const char *sdpa::runtime::toString(GridTerm term) {
+  switch (term) {
+  case GridTerm::QTiles:
+    return "q_tiles";
+  case GridTerm::KvTiles:
+    return "kv_tiles";
+  case GridTerm::HeadsQ:
+    return "heads_q";
+  case GridTerm::HeadsKv:
+    return "heads_kv";
+  case GridTerm::Batch:
+    return "batch";
+  case GridTerm::One:
+    return "1";
+  case GridTerm::Rows:
+    return "rows";
+  }
+  return "?";
+}
+
+const Kernel *Manifest::findKernel(KernelRole role) const {
+  for (const Kernel &kernel : kernels)
+    if (kernel.role == role)
+      return &kernel;
+  return nullptr;
+}
+
+const Kernel *Manifest::findKernel(std::string_view name) const {
+  for (const Kernel &kernel : kernels)
+    if (kernel.name == name)
+      return &kernel;
+  return nullptr;
+}
+
+namespace {
+
+/// Tensors whose b/h/s strides a kernel may take.
+constexpr const char *kStridedTensors[] = {"q",  "k",  "v",  "o",
+                                           "do", "dq", "dk", "dv"};
+
+bool isBackwardOnlyName(std::string_view name) {
+  static const char *const names[] = {
+      "do",          "dq",          "dk",          "dv",
+      "dq_accum",    "delta",       "relay_counters",
+      "do_stride_b", "do_stride_h", "do_stride_s", "dq_stride_b",
+      "dq_stride_h", "dq_stride_s", "dk_stride_b", "dk_stride_h",
+      "dk_stride_s", "dv_stride_b", "dv_stride_h", "dv_stride_s"};
+  for (const char *n : names)
+    if (name == n)
+      return true;
+  return false;
+}
+
+std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+/// Parses a non-negative decimal integer no larger than `max`.
+bool parseUnsigned(std::string_view text, int64_t max, int64_t &value) {
+  if (text.empty() || text.size() > 19)
+    return false;
+  int64_t result = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9')
+      return false;
+    result = result * 10 + (c - '0');
+  }
+  if (text.size() > 1 && text[0] == '0')
+    return false;
+  if (result > max)
+    return false;
+  value = result;
+  return true;
+}
+
+bool isIdentifier(std::string_view name) {
+  if (name.empty())
+    return false;
+  for (size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                 c == '_' || c == '$';
+    bool digit = (c >= '0' && c <= '9') || c == '.';
+    if (!alpha && !(digit && i > 0))
+      return false;
+  }
+  return true;
+}
+
+/// Number of values each key takes, and whether it belongs to a kernel record.
+struct KeyInfo {
+  size_t arity;
+  bool perKernel;
+  const char *usage;
+};
+
+const std::map<std::string_view, KeyInfo> &keyTable() {
+  static const std::map<std::string_view, KeyInfo> table = {
+      {"sdpa-artifact", {1, false, "version"}},
+      {"ptx", {1, false, "file"}},
+      {"direction", {1, false, "forward|backward"}},
+      {"dtype", {1, false, "f16|bf16"}},
+      {"head_dim", {1, false, "D"}},
+      {"tile_q", {1, false, "Tq"}},
+      {"tile_kv", {1, false, "Tk"}},
+      {"band", {3, false, "L R align"}},
+      {"scale", {1, false, "float"}},
+      {"varlen", {1, false, "0|1"}},
+      {"deterministic", {1, false, "0|1"}},
+      {"kernel", {2, false, "name role"}},
+      {"block", {3, true, "x y z"}},
+      {"shared_bytes", {1, true, "bytes"}},
+      {"grid", {3, true, "term term term"}},
+      {"param", {2, true, "name type"}},
+  };
+  return table;
+}
+
+class Parser {
+public:
+  Parser(Manifest &out, std::string &error) : out(out), error(error) {}
+
+  bool run(std::string_view text);
+
+private:
+  bool fail(int line, const std::string &message) {
+    error = "line " + std::to_string(line) + ": " + message;
+    return false;
+  }
+  bool failValue(int line, std::string_view key, const std::string &what,
+                 std::string_view got) {
+    return fail(line, "key " + quote(key) + ": expected " + what + ", got " +
+                          quote(got));
+  }
+  bool parseLine(int line, std::string_view key,
+                 const std::vector<std::string_view> &values);
+  bool parseHeader(int line, std::string_view key,
+                   const std::vector<std::string_view> &values);
+  bool parseKernelKey(int line, std::string_view key,
+                      const std::vector<std::string_view> &values);
+  bool parseEdge(int line, std::string_view value, const char *which,
+                 std::optional<int64_t> &edge);
+  bool finishKernel();
+  bool finish(int lastLine);
+
+  Manifest &out;
+  std::string &error;
+  /// Line on which each header key was seen.
+  std::map<std::string, int> seen;
+  /// Per-kernel keys seen in the current record.
+  std::map<std::string, int> kernelSeen;
+  Kernel *current = nullptr;
+};
+
+bool Parser::run(std::string_view text) {
+  out = Manifest();
+  int line = 0;
+  size_t pos = 0;
+  bool sawHeader = false;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos)
+      end = text.size();
+    std::string_view content = text.substr(pos, end - pos);
+    ++line;
+    bool last = end == text.size();
+    pos = end + 1;
+    if (last && content.empty() && line > 1)
+      break; // The newline that ends the final line.
+
+    if (line == 1) {
+      if (content != "sdpa-artifact 1") {
+        if (content.substr(0, 14) == "sdpa-artifact ")
+          return fail(1, "key 'sdpa-artifact': unsupported artifact version " +
+                             quote(content.substr(14)) +
+                             " (this runtime reads version 1)");
+        return fail(1, "expected 'sdpa-artifact 1' as the first line, got " +
+                           quote(content));
+      }
+      seen["sdpa-artifact"] = 1;
+      sawHeader = true;
+      continue;
+    }
+    if (content.find_first_not_of(' ') == std::string_view::npos)
+      continue; // Blank line.
+    if (content[0] == '#')
+      continue;
+    if (content.find_first_of("\t\r\v\f") != std::string_view::npos)
+      return fail(line, "fields must be separated by single spaces (found a "
+                        "tab or carriage return)");
+
+    std::vector<std::string_view> fields;
+    size_t start = 0;
+    while (true) {
+      size_t space = content.find(' ', start);
+      std::string_view field = content.substr(
+          start, space == std::string_view::npos ? std::string_view::npos
+                                                 : space - start);
+      if (field.empty())
+        return fail(line, "empty field: fields must be separated by single "
+                          "spaces, with none leading or trailing");
+      fields.push_back(field);
+      if (space == std::string_view::npos)
+        break;
+      start = space + 1;
+    }
+    std::string_view key = fields[0];
+    fields.erase(fields.begin());
+    if (!parseLine(line, key, fields))
+      return false;
+  }
+  if (!sawHeader)
+    return fail(1, "empty manifest (expected 'sdpa-artifact 1')");
+  return finish(line);
+}
+
+bool Parser::parseLine(int line, std::string_view key,
+                       const std::vector<std::string_view> &values) {
+  auto it = keyTable().find(key);
+  if (it == keyTable().end())
+    return fail(line, "unknown key " + quote(key));
+  const KeyInfo &info = it->second;
+  if (key == "sdpa-artifact")
+    return fail(line, "key 'sdpa-artifact' may only appear on line 1");
+  if (values.size() != info.arity)
+    return fail(line, "key " + quote(key) + " expects " +
+                          std::to_string(info.arity) + " value" +
+                          (info.arity == 1 ? "" : "s") + " (" + info.usage +
+                          "), got " + std::to_string(values.size()));
+  if (info.perKernel)
+    return parseKernelKey(line, key, values);
+  if (key == "kernel") {
+    if (current && !finishKernel())
+      return false;
+    Kernel kernel;
+    kernel.line = line;
+    if (!isIdentifier(values[0]))
+      return failValue(line, key, "a kernel name (a PTX identifier)",
+                       values[0]);
+    if (const Kernel *other = out.findKernel(values[0]))
+      return fail(line, "key 'kernel': duplicate kernel name " +
+                            quote(values[0]) + " (first on line " +
+                            std::to_string(other->line) + ")");
+    kernel.name = std::string(values[0]);
+    static const std::pair<const char *, KernelRole> roles[] = {
+        {"forward", KernelRole::Forward},
+        {"bwd_preprocess", KernelRole::BwdPreprocess},
+        {"bwd_main", KernelRole::BwdMain},
+        {"bwd_dq_convert", KernelRole::BwdDqConvert}};
+    bool found = false;
+    for (const auto &[text, role] : roles)
+      if (values[1] == text) {
+        kernel.role = role;
+        found = true;
+      }
+    if (!found)
+      return failValue(line, key,
+                       "a role (forward, bwd_preprocess, bwd_main, "
+                       "bwd_dq_convert)",
+                       values[1]);
+    if (const Kernel *other = out.findKernel(kernel.role))
+      return fail(line, "key 'kernel': a second kernel of role " +
+                            quote(values[1]) + " (first is " +
+                            quote(other->name) + " on line " +
+                            std::to_string(other->line) + ")");
+    out.kernels.push_back(std::move(kernel));
+    current = &out.kernels.back();
+    kernelSeen.clear();
+    return true;
+  }
+  return parseHeader(line, key, values);
+}
+
+bool Parser::parseEdge(int line, std::string_view value, const char *which,
+                       std::optional<int64_t> &edge) {
+  if (value == "inf") {
+    edge = std::nullopt;
+    return true;
+  }
+  int64_t parsed;
+  if (!parseUnsigned(value, INT32_MAX, parsed))
+    return failValue(line, "band",
+                     std::string(which) +
+                         " as a non-negative integer below 2^31 or 'inf'",
+                     value);
+  edge = parsed;
+  return true;
+}
+
+bool Parser::parseHeader(int line, std::string_view key,
+                         const std::vector<std::string_view> &values) {
+  auto [it, inserted] = seen.emplace(std::string(key), line);
+  if (!inserted)
+    return fail(line, "duplicate key " + quote(key) + " (first on line " +
+                          std::to_string(it->second) + ")");
+  std::string_view value = values[0];
+  int64_t number;
+  if (key == "ptx") {
+    if (value[0] == '/')
+      return failValue(line, key, "a file name relative to the manifest",
+                       value);
+    out.ptxFile = std::string(value);
+  } else if (key == "direction") {
+    if (value == "forward")
+      out.direction = Direction::Forward;
+    else if (value == "backward")
+      out.direction = Direction::Backward;
+    else
+      return failValue(line, key, "'forward' or 'backward'", value);
+  } else if (key == "dtype") {
+    if (value == "f16")
+      out.dtype = ElementType::F16;
+    else if (value == "bf16")
+      out.dtype = ElementType::BF16;
+    else
+      return failValue(line, key, "'f16' or 'bf16'", value);
+  } else if (key == "head_dim") {
+    if (!parseUnsigned(value, 1 << 20, number) ||
+        (number != 64 && number != 128))
+      return failValue(line, key, "64 or 128", value);
+    out.headDim = number;
+  } else if (key == "tile_q" || key == "tile_kv") {
+    if (!parseUnsigned(value, 1 << 16, number) || number == 0)
+      return failValue(line, key, "a positive integer up to 65536", value);
+    (key == "tile_q" ? out.tileQ : out.tileKv) = number;
+  } else if (key == "band") {
+    if (!parseEdge(line, values[0], "L", out.left) ||
+        !parseEdge(line, values[1], "R", out.right))
+      return false;
+    if (values[2] == "top_left")
+      out.align = Alignment::TopLeft;
+    else if (values[2] == "bottom_right")
+      out.align = Alignment::BottomRight;
+    else
+      return failValue(line, key, "align 'top_left' or 'bottom_right'",
+                       values[2]);
+  } else if (key == "scale") {
+    std::string copy(value);
+    char *end = nullptr;
+    errno = 0;
+    double parsed = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || errno != 0 ||
+        !std::isfinite(parsed) || parsed <= 0 ||
+        !std::isfinite(static_cast<float>(parsed)))
+      return failValue(line, key, "a positive finite float", value);
+    out.scale = static_cast<float>(parsed);
+  } else if (key == "varlen" || key == "deterministic") {
+    if (value != "0" && value != "1")
+      return failValue(line, key, "0 or 1", value);
+    (key == "varlen" ? out.varlen : out.deterministic) = value == "1";
+  }
+  return true;
+}
+
+bool Parser::parseKernelKey(int line, std::string_view key,
+                            const std::vector<std::string_view> &values) {
+  if (!current)
+    return fail(line, "key " + quote(key) +
+                          " before any 'kernel' record (it describes a kernel)");
+  if (key != "param") {
+    auto [it, inserted] = kernelSeen.emplace(std::string(key), line);
+    if (!inserted)
+      return fail(line, "duplicate key " + quote(key) + " in kernel " +
+                            quote(current->name) + " (first on line " +
+                            std::to_string(it->second) + ")");
+  }
+  int64_t number;
+  if (key == "block") {
+    int64_t threads = 1;
+    for (int i = 0; i < 3; ++i) {
+      if (!parseUnsigned(values[i], 1024, number) || number == 0)
+        return failValue(line, key, "three integers in [1, 1024]", values[i]);
+      current->block[i] = static_cast<unsigned>(number);
+      threads *= number;
+    }
+    if (current->block[2] > 64)
+      return fail(line, "key 'block': z is " + std::to_string(current->block[2]) +
+                            ", the limit is 64");
+    if (threads > 1024)
+      return fail(line, "key 'block': " + std::to_string(threads) +
+                            " threads per block, the limit is 1024");
+  } else if (key == "shared_bytes") {
+    if (!parseUnsigned(values[0], 1 << 30, number))
+      return failValue(line, key, "a non-negative integer", values[0]);
+    current->sharedBytes = static_cast<unsigned>(number);
+  } else if (key == "grid") {
+    static const std::pair<const char *, GridTerm> terms[] = {
+        {"q_tiles", GridTerm::QTiles}, {"kv_tiles", GridTerm::KvTiles},
+        {"heads_q", GridTerm::HeadsQ}, {"heads_kv", GridTerm::HeadsKv},
+        {"batch", GridTerm::Batch},    {"1", GridTerm::One},
+        {"rows", GridTerm::Rows}};
+    for (int i = 0; i < 3; ++i) {
+      bool found = false;
+      for (const auto &[text, term] : terms)
+        if (values[i] == text) {
+          current->grid[i] = term;
+          found = true;
+        }
+      if (!found)
+        return failValue(line, key,
+                         "a grid term (q_tiles, kv_tiles, heads_q, heads_kv, "
+                         "batch, 1, rows)",
+                         values[i]);
+    }
+  } else if (key == "param") {
+    std::string_view name = values[0];
+    std::optional<ParamType> expected = expectedParamType(name);
+    if (!expected)
+      return fail(line, "key 'param': unknown parameter name " + quote(name) +
+                            " (the runtime cannot fill it)");
+    static const std::pair<const char *, ParamType> types[] = {
+        {"ptr", ParamType::Ptr},
+        {"i32", ParamType::I32},
+        {"i64", ParamType::I64},
+        {"f32", ParamType::F32}};
+    std::optional<ParamType> type;
+    for (const auto &[text, t] : types)
+      if (values[1] == text)
+        type = t;
+    if (!type)
+      return failValue(line, key, "a type (ptr, i32, i64, f32)", values[1]);
+    if (*type != *expected)
+      return fail(line, "key 'param': parameter " + quote(name) +
+                            " must have type " + toString(*expected) +
+                            ", got " + quote(values[1]));
+    if (current->role == KernelRole::Forward && isBackwardOnlyName(name))
+      return fail(line, "key 'param': parameter " + quote(name) +
+                            " is not available to a forward kernel");
+    for (const Param &param : current->params)
+      if (param.name == name)
+        return fail(line, "key 'param': parameter " + quote(name) +
+                              " listed twice in kernel " +
+                              quote(current->name));
+    current->params.push_back({std::string(name), *type});
+  }
+  return true;
+}
+
+bool Parser::finishKernel() {
+  for (const char *key : {"block", "shared_bytes", "grid"})
+    if (!kernelSeen.count(key))
+      return fail(current->line, "kernel " + quote(current->name) +
+                                     " has no " + quote(key) + " key");
+  return true;
+}
+
+bool Parser::finish(int lastLine) {
+  if (current && !finishKernel())
+    return false;
+  for (const char *key : {"ptx", "direction", "dtype", "head_dim", "tile_q",
+                          "tile_kv", "band", "scale", "varlen"})
+    if (!seen.count(key))
+      return fail(lastLine, std::string("missing key ") + quote(key));
+  if (out.direction == Direction::Forward) {
+    if (out.deterministic)
+      return fail(seen["deterministic"],
+                  "key 'deterministic': 1 is only meaningful for a backward "
+                  "artifact");
+    for (const Kernel &kernel : out.kernels)
+      if (kernel.role != KernelRole::Forward)
+        return fail(kernel.line, "kernel " + quote(kernel.name) + " has role " +
+                                     quote(toString(kernel.role)) +
+                                     " but the direction is forward");
+    if (!out.findKernel(KernelRole::Forward))
+      return fail(lastLine, "missing key 'kernel': no kernel of role "
+                            "'forward'");
+  } else {
+    for (const Kernel &kernel : out.kernels)
+      if (kernel.role == KernelRole::Forward)
+        return fail(kernel.line, "kernel " + quote(kernel.name) +
+                                     " has role 'forward' but the direction "
+                                     "is backward");
+    if (!out.findKernel(KernelRole::BwdMain))
+      return fail(lastLine, "missing key 'kernel': no kernel of role "
+                            "'bwd_main'");
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<ParamType> sdpa::runtime::expectedParamType(std::string_view name) {
+  static const char *const pointers[] = {
+      "q",  "k",  "v",        "o",     "lse",            "do",
+      "dq", "dk", "dv",       "dq_accum", "delta", "relay_counters",
+      "cu_seqlens_q", "cu_seqlens_kv"};
+  for (const char *p : pointers)
+    if (name == p)
+      return ParamType::Ptr;
+  for (const char *s : {"seq_q", "seq_kv", "heads_q", "heads_kv", "batch"})
+    if (name == s)
+      return ParamType::I32;
+  if (name == "scale")
+    return ParamType::F32;
+  if (name == "lse_stride_b" || name == "lse_stride_h")
+    return ParamType::I64;
+  for (const char *t : kStridedTensors)
+    for (const char *suffix : {"_stride_b", "_stride_h", "_stride_s"})
+      if (name == std::string(t) + suffix)
+        return ParamType::I64;
+  return std::nullopt;
+}
+
+bool sdpa::runtime::parseManifest(std::string_view text, Manifest &out,
+                                  std::string &error) {
+  return Parser(out, error).run(text);
+}

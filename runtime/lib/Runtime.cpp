@@ -1,0 +1,441 @@
+//===- Runtime.cpp - The C API: load, check, launch -----------------------===//
+
+#include "SdpaRuntime/ArgCheck.h"
+#include "SdpaRuntime/CudaDriver.h"
+#include "SdpaRuntime/LaunchPlan.h"
+#include "SdpaRuntime/Manifest.h"
+#include "SdpaRuntime/SdpaRuntime.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <list>
+#include <memory>
+#include <vector>
+
+using namespace sdpa::runtime;
+
+namespace {
+
+thread_local std::string lastError;
+
+SdpaStatus failWith(SdpaStatus status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+bool readFile(const std::string &path, std::string &contents,
+              std::string &error) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    error = "cannot read " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  std::stringstream buffer;
+  buffer << file.rdbuf();
+  contents = buffer.str();
+  return true;
+}
+
+/// The module of one CUDA context and the functions found in it.
+struct LoadedModule {
+  CUcontext context = nullptr;
+  CUmodule module = nullptr;
+  std::map<std::string, CUfunction> functions;
+};
+
+} // namespace
+
+struct SdpaArtifact {
+  Manifest manifest;
+  std::string manifestPath;
+  std::string ptx;
+  std::mutex mutex;
+  /// A list: references stay valid as modules of other contexts are added.
+  std::list<LoadedModule> modules;
+};
+
+namespace {
+
+/// Makes sure a context is current (device 0's primary context otherwise).
+SdpaStatus ensureContext(const CudaDriver &cuda, CUcontext &context) {
+  CUresult r = cuda.cuCtxGetCurrent(&context);
+  if (r != kCudaSuccess)
+    return failWith(SDPA_ERROR_CUDA, cuda.describe("cuCtxGetCurrent", r));
+  if (context)
+    return SDPA_SUCCESS;
+  CUdevice device;
+  if ((r = cuda.cuDeviceGet(&device, 0)) != kCudaSuccess)
+    return failWith(SDPA_ERROR_CUDA, cuda.describe("cuDeviceGet", r));
+  if ((r = cuda.cuDevicePrimaryCtxRetain(&context, device)) != kCudaSuccess)
+    return failWith(SDPA_ERROR_CUDA,
+                    cuda.describe("cuDevicePrimaryCtxRetain", r));
+  if ((r = cuda.cuCtxSetCurrent(context)) != kCudaSuccess)
+    return failWith(SDPA_ERROR_CUDA, cuda.describe("cuCtxSetCurrent", r));
+  return SDPA_SUCCESS;
+}
+
+/// Loads the PTX into the current context (once per context) and prepares
+/// each kernel's dynamic shared memory.
+SdpaStatus ensureModule(SdpaArtifact &art, const CudaDriver *&cudaOut,
+                        LoadedModule *&out) {
+  std::string error;
+  const CudaDriver *cuda = getCudaDriver(error);
+  if (!cuda)
+    return failWith(SDPA_ERROR_CUDA_UNAVAILABLE, error);
+  cudaOut = cuda;
+  CUcontext context;
+  if (SdpaStatus s = ensureContext(*cuda, context))
+    return s;
+  std::lock_guard<std::mutex> lock(art.mutex);
+  for (LoadedModule &m : art.modules)
+    if (m.context == context) {
+      out = &m;
+      return SDPA_SUCCESS;
+    }
+
+  LoadedModule loaded;
+  loaded.context = context;
+  std::vector<char> errorLog(16384, 0), infoLog(16384, 0);
+  int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes,
+                   kJitInfoLogBuffer, kJitInfoLogBufferSizeBytes};
+  void *values[] = {errorLog.data(),
+                    reinterpret_cast<void *>(uintptr_t(errorLog.size())),
+                    infoLog.data(),
+                    reinterpret_cast<void *>(uintptr_t(infoLog.size()))};
+  CUresult r = cuda->cuModuleLoadDataEx(&loaded.module, art.ptx.c_str(), 4,
+                                        options, values);
+  if (r != kCudaSuccess) {
+    errorLog.back() = 0;
+    return failWith(SDPA_ERROR_CUDA,
+                    cuda->describe("cuModuleLoadDataEx", r) + " for " +
+                        art.manifest.ptxFile + "; JIT log: " +
+                        (errorLog[0] ? errorLog.data() : "(empty)"));
+  }
+  CUdevice device;
+  int optin = 0;
+  if ((r = cuda->cuCtxGetDevice(&device)) != kCudaSuccess ||
+      (r = cuda->cuDeviceGetAttribute(
+           &optin, kDeviceAttributeMaxSharedMemoryPerBlockOptin, device)) !=
+          kCudaSuccess) {
+    cuda->cuModuleUnload(loaded.module);
+    return failWith(SDPA_ERROR_CUDA,
+                    cuda->describe("cuDeviceGetAttribute", r));
+  }
+  for (const Kernel &kernel : art.manifest.kernels) {
+    CUfunction fn;
+    r = cuda->cuModuleGetFunction(&fn, loaded.module, kernel.name.c_str());
+    if (r != kCudaSuccess) {
+      cuda->cuModuleUnload(loaded.module);
+      return failWith(SDPA_ERROR_CUDA,
+                      "kernel '" + kernel.name + "' (manifest line " +
+                          std::to_string(kernel.line) + "): " +
+                          cuda->describe("cuModuleGetFunction", r));
+    }
+    int staticBytes = 0;
+    cuda->cuFuncGetAttribute(&staticBytes, kFuncAttributeSharedSizeBytes, fn);
+    if (int64_t(kernel.sharedBytes) + staticBytes > optin) {
+      cuda->cuModuleUnload(loaded.module);
+      return failWith(SDPA_ERROR_UNSUPPORTED,
+                      "kernel '" + kernel.name + "': shared_bytes " +
+                          std::to_string(kernel.sharedBytes) + " plus " +
+                          std::to_string(staticBytes) +
+                          " static bytes exceed the device's limit of " +
+                          std::to_string(optin) + " per block");
+    }
+    if (kernel.sharedBytes > kDefaultDynamicSharedLimit) {
+      r = cuda->cuFuncSetAttribute(fn, kFuncAttributeMaxDynamicSharedSizeBytes,
+                                   int(kernel.sharedBytes));
+      if (r != kCudaSuccess) {
+        cuda->cuModuleUnload(loaded.module);
+        return failWith(SDPA_ERROR_CUDA,
+                        "kernel '" + kernel.name + "': " +
+                            cuda->describe("cuFuncSetAttribute", r));
+      }
+    }
+    loaded.functions[kernel.name] = fn;
+  }
+  art.modules.push_back(std::move(loaded));
+  out = &art.modules.back();
+  return SDPA_SUCCESS;
+}
+
+/// One kernel launch, formed and packed before anything touches the GPU.
+struct LaunchStep {
+  const Kernel *kernel = nullptr;
+  std::array<unsigned, 3> grid{};
+  PackedParams params;
+};
+
+SdpaStatus plan(const Kernel &kernel, const ParamTable &table,
+                const GridValues &gridValues, std::vector<LaunchStep> &steps) {
+  std::string error;
+  LaunchStep step;
+  step.kernel = &kernel;
+  if (!formGrid(kernel, gridValues, step.grid, error) ||
+      !step.params.pack(kernel, table, error))
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
+  steps.push_back(std::move(step));
+  return SDPA_SUCCESS;
+}
+
+SdpaStatus launch(const CudaDriver &cuda, LoadedModule &module,
+                  LaunchStep &step, void *stream) {
+  const Kernel &kernel = *step.kernel;
+  const std::array<unsigned, 3> &grid = step.grid;
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return SDPA_SUCCESS; // Empty problem: nothing to compute.
+  CUresult r = cuda.cuLaunchKernel(
+      module.functions.at(kernel.name), grid[0], grid[1], grid[2],
+      kernel.block[0], kernel.block[1], kernel.block[2], kernel.sharedBytes,
+      static_cast<CUstream>(stream), step.params.data(), nullptr);
+  if (r != kCudaSuccess)
+    return failWith(SDPA_ERROR_CUDA,
+                    "kernel '" + kernel.name + "' grid (" +
+                        std::to_string(grid[0]) + ", " +
+                        std::to_string(grid[1]) + ", " +
+                        std::to_string(grid[2]) + "): " +
+                        cuda.describe("cuLaunchKernel", r));
+  return SDPA_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+const char *sdpaGetLastError(void) { return lastError.c_str(); }
+
+SdpaStatus sdpaArtifactLoad(const char *manifestPath, SdpaArtifact **out) {
+  if (!manifestPath || !out)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    "sdpaArtifactLoad: null manifest path or output");
+  *out = nullptr;
+  std::string path = manifestPath, text, error;
+  if (!readFile(path, text, error))
+    return failWith(SDPA_ERROR_IO, "manifest: " + error);
+  auto art = std::make_unique<SdpaArtifact>();
+  if (!parseManifest(text, art->manifest, error))
+    return failWith(SDPA_ERROR_INVALID_MANIFEST, path + ": " + error);
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  if (!readFile(dir + art->manifest.ptxFile, art->ptx, error))
+    return failWith(SDPA_ERROR_IO, path + ": key 'ptx': " + error);
+  art->manifestPath = path;
+  *out = art.release();
+  return SDPA_SUCCESS;
+}
+
+SdpaStatus sdpaArtifactPrepare(SdpaArtifact *artifact) {
+  if (!artifact)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT, "artifact: null");
+  const CudaDriver *cuda;
+  LoadedModule *module;
+  return ensureModule(*artifact, cuda, module);
+}
+
+void sdpaArtifactDestroy(SdpaArtifact *artifact) {
+  if (!artifact)
+    return;
+  std::string error;
+  if (const CudaDriver *cuda = getCudaDriver(error))
+    for (LoadedModule &m : artifact->modules)
+      cuda->cuModuleUnload(m.module);
+  delete artifact;
+}
+
+SdpaStatus sdpaArtifactQuery(const SdpaArtifact *artifact, const char *key,
+                             int64_t *value) {
+  if (!artifact || !key || !value)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    "sdpaArtifactQuery: null argument");
+  const Manifest &m = artifact->manifest;
+  std::string k = key;
+  if (k == "head_dim")
+    *value = m.headDim;
+  else if (k == "tile_q")
+    *value = m.tileQ;
+  else if (k == "tile_kv")
+    *value = m.tileKv;
+  else if (k == "dtype")
+    *value = m.dtype == ElementType::BF16 ? SDPA_DTYPE_BF16 : SDPA_DTYPE_F16;
+  else if (k == "varlen")
+    *value = m.varlen;
+  else if (k == "direction")
+    *value = m.direction == Direction::Backward;
+  else if (k == "deterministic")
+    *value = m.deterministic;
+  else
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    "sdpaArtifactQuery: unknown key '" + k + "'");
+  return SDPA_SUCCESS;
+}
+
+SdpaStatus sdpaArtifactBand(const SdpaArtifact *artifact, int64_t *left,
+                            int64_t *right, int32_t *bottomRight,
+                            float *scale) {
+  if (!artifact || !left || !right || !bottomRight || !scale)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    "sdpaArtifactBand: null argument");
+  const Manifest &m = artifact->manifest;
+  *left = m.left.value_or(-1);
+  *right = m.right.value_or(-1);
+  *bottomRight = m.align == Alignment::BottomRight;
+  *scale = m.scale;
+  return SDPA_SUCCESS;
+}
+
+SdpaStatus sdpaForwardCheck(const SdpaArtifact *artifact,
+                            const SdpaForwardArgs *args) {
+  if (!artifact || !args)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    "sdpaForwardCheck: null artifact or arguments");
+  Problem problem;
+  ParamTable table;
+  std::string error;
+  if (!checkForward(artifact->manifest, *args, problem, table, error))
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
+  return SDPA_SUCCESS;
+}
+
+SdpaStatus sdpaForward(SdpaArtifact *artifact, const SdpaForwardArgs *args,
+                       void *stream) {
+  if (!artifact || !args)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    "sdpaForward: null artifact or arguments");
+  Problem problem;
+  ParamTable table;
+  std::string error;
+  if (!checkForward(artifact->manifest, *args, problem, table, error))
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
+  std::vector<LaunchStep> steps;
+  const Kernel *kernel = artifact->manifest.findKernel(KernelRole::Forward);
+  if (SdpaStatus s = plan(*kernel, table, problem.grid, steps))
+    return s;
+  const CudaDriver *cuda;
+  LoadedModule *module;
+  if (SdpaStatus s = ensureModule(*artifact, cuda, module))
+    return s;
+  return launch(*cuda, *module, steps[0], stream);
+}
+
+SdpaStatus sdpaBackwardWorkspace(const SdpaArtifact *artifact,
+                                 const SdpaBackwardArgs *args,
+                                 SdpaWorkspaceSizes *sizes) {
+  if (!artifact || !args || !sizes)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    "sdpaBackwardWorkspace: null argument");
+  std::string error;
+  if (!backwardWorkspace(artifact->manifest, *args, *sizes, error))
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
+  return SDPA_SUCCESS;
+}
+
+SdpaStatus sdpaBackwardCheck(const SdpaArtifact *artifact,
+                             const SdpaBackwardArgs *args) {
+  if (!artifact || !args)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    "sdpaBackwardCheck: null artifact or arguments");
+  Problem problem;
+  ParamTable table;
+  std::string error;
+  if (!checkBackward(artifact->manifest, *args, problem, table, error))
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
+  return SDPA_SUCCESS;
+}
+
+SdpaStatus sdpaBackward(SdpaArtifact *artifact, const SdpaBackwardArgs *args,
+                        void *stream) {
+  if (!artifact || !args)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    "sdpaBackward: null artifact or arguments");
+  Problem problem;
+  ParamTable table;
+  std::string error;
+  const Manifest &m = artifact->manifest;
+  if (!checkBackward(m, *args, problem, table, error))
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
+  std::vector<LaunchStep> steps;
+  for (KernelRole role : {KernelRole::BwdPreprocess, KernelRole::BwdMain,
+                          KernelRole::BwdDqConvert})
+    if (const Kernel *kernel = m.findKernel(role))
+      if (SdpaStatus s = plan(*kernel, table, problem.grid, steps))
+        return s;
+  const CudaDriver *cuda;
+  LoadedModule *module;
+  if (SdpaStatus s = ensureModule(*artifact, cuda, module))
+    return s;
+  if (m.deterministic) {
+    int64_t count = problem.batch * problem.headsQ * problem.grid.qTiles;
+    if (count > 0) {
+      CUresult r = cuda->cuMemsetD32Async(args->relay_counters.data, 0,
+                                          size_t(count),
+                                          static_cast<CUstream>(stream));
+      if (r != kCudaSuccess)
+        return failWith(SDPA_ERROR_CUDA,
+                        "relay_counters: " +
+                            cuda->describe("cuMemsetD32Async", r));
+    }
+  }
+  for (LaunchStep &step : steps)
+    if (SdpaStatus s = launch(*cuda, *module, step, stream))
+      return s;
+  return SDPA_SUCCESS;
+}
+
+SdpaStatus sdpaLaunchKernel(SdpaArtifact *artifact, const char *kernelName,
+                            const SdpaNamedValue *values, int32_t numValues,
+                            const SdpaGridValues *grid, void *stream) {
+  if (!artifact || !kernelName || (!values && numValues > 0) || !grid)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    "sdpaLaunchKernel: null argument");
+  const Kernel *kernel = artifact->manifest.findKernel(kernelName);
+  if (!kernel)
+    return failWith(SDPA_ERROR_UNSUPPORTED, std::string("kernel '") +
+                                                kernelName +
+                                                "' is not in the manifest");
+  ParamTable table;
+  for (int32_t i = 0; i < numValues; ++i) {
+    const SdpaNamedValue &v = values[i];
+    if (!v.name)
+      return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                      "values[" + std::to_string(i) + "]: null name");
+    switch (v.type) {
+    case 0:
+      table[v.name] = ParamValue::pointer(v.ptr);
+      break;
+    case 1:
+      table[v.name] = ParamValue::int32(v.i32);
+      break;
+    case 2:
+      table[v.name] = ParamValue::int64(v.i64);
+      break;
+    case 3:
+      table[v.name] = ParamValue::float32(v.f32);
+      break;
+    default:
+      return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                      std::string(v.name) + ": unknown type code " +
+                          std::to_string(v.type));
+    }
+  }
+  GridValues gridValues;
+  gridValues.qTiles = grid->q_tiles;
+  gridValues.kvTiles = grid->kv_tiles;
+  gridValues.headsQ = grid->heads_q;
+  gridValues.headsKv = grid->heads_kv;
+  gridValues.batch = grid->batch;
+  gridValues.totalRows = grid->total_rows;
+  std::vector<LaunchStep> steps;
+  if (SdpaStatus s = plan(*kernel, table, gridValues, steps))
+    return s;
+  const CudaDriver *cuda;
+  LoadedModule *module;
+  if (SdpaStatus s = ensureModule(*artifact, cuda, module))
+    return s;
+  return launch(*cuda, *module, steps[0], stream);
+}
+
+} // extern "C"

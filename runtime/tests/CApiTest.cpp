@@ -1,0 +1,180 @@
+//===- CApiTest.cpp - The C API without a GPU ------------------------------===//
+//
+// Loading, querying and checking through the C entry points, and the errors
+// that must come before any CUDA call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SdpaRuntime/SdpaRuntime.h"
+#include "TestArtifacts.h"
+#include "gtest/gtest.h"
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+using namespace sdpa::runtime::testing;
+
+namespace {
+
+class TempDir {
+public:
+  TempDir() {
+    char pattern[] = "/tmp/sdpa-runtime-test-XXXXXX";
+    path = mkdtemp(pattern);
+  }
+  ~TempDir() {
+    for (const std::string &f : files)
+      std::remove(f.c_str());
+    rmdir(path.c_str());
+  }
+  std::string write(const std::string &name, const std::string &text) {
+    std::string full = path + "/" + name;
+    std::ofstream(full) << text;
+    files.push_back(full);
+    return full;
+  }
+  std::string path;
+
+private:
+  std::vector<std::string> files;
+};
+
+constexpr const char *kPtx = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+TEST(CApi, LoadsAndQueriesAnArtifact) {
+  TempDir dir;
+  dir.write("fwd.ptx", kPtx);
+  std::string manifest = dir.write("fwd.manifest", join(forwardLines()));
+  SdpaArtifact *art = nullptr;
+  ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS)
+      << sdpaGetLastError();
+  ASSERT_NE(art, nullptr);
+  int64_t value = 0;
+  EXPECT_EQ(sdpaArtifactQuery(art, "head_dim", &value), SDPA_SUCCESS);
+  EXPECT_EQ(value, 64);
+  EXPECT_EQ(sdpaArtifactQuery(art, "tile_q", &value), SDPA_SUCCESS);
+  EXPECT_EQ(value, 128);
+  EXPECT_EQ(sdpaArtifactQuery(art, "dtype", &value), SDPA_SUCCESS);
+  EXPECT_EQ(value, SDPA_DTYPE_BF16);
+  EXPECT_EQ(sdpaArtifactQuery(art, "direction", &value), SDPA_SUCCESS);
+  EXPECT_EQ(value, 0);
+  EXPECT_EQ(sdpaArtifactQuery(art, "colour", &value),
+            SDPA_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(sdpaGetLastError(), "sdpaArtifactQuery: unknown key 'colour'");
+  int64_t left, right;
+  int32_t bottomRight;
+  float scale;
+  ASSERT_EQ(sdpaArtifactBand(art, &left, &right, &bottomRight, &scale),
+            SDPA_SUCCESS);
+  EXPECT_EQ(left, 127);
+  EXPECT_EQ(right, 0);
+  EXPECT_EQ(bottomRight, 0);
+  EXPECT_EQ(scale, 0.125f);
+  sdpaArtifactDestroy(art);
+}
+
+TEST(CApi, LoadErrorsNameTheFileLineAndKey) {
+  TempDir dir;
+  SdpaArtifact *art = reinterpret_cast<SdpaArtifact *>(0x1);
+  std::string missing = dir.path + "/none.manifest";
+  EXPECT_EQ(sdpaArtifactLoad(missing.c_str(), &art), SDPA_ERROR_IO);
+  EXPECT_EQ(art, nullptr);
+  EXPECT_NE(std::string(sdpaGetLastError()).find("cannot read " + missing),
+            std::string::npos)
+      << sdpaGetLastError();
+
+  std::vector<std::string> lines = forwardLines();
+  lines[5] = "head_dim 80";
+  std::string bad = dir.write("bad.manifest", join(lines));
+  EXPECT_EQ(sdpaArtifactLoad(bad.c_str(), &art), SDPA_ERROR_INVALID_MANIFEST);
+  EXPECT_EQ(std::string(sdpaGetLastError()),
+            bad + ": line 6: key 'head_dim': expected 64 or 128, got '80'");
+
+  std::string noPtx = dir.write("noptx.manifest", join(forwardLines()));
+  EXPECT_EQ(sdpaArtifactLoad(noPtx.c_str(), &art), SDPA_ERROR_IO);
+  EXPECT_NE(std::string(sdpaGetLastError())
+                .find(noPtx + ": key 'ptx': cannot read " + dir.path +
+                      "/fwd.ptx"),
+            std::string::npos)
+      << sdpaGetLastError();
+}
+
+TEST(CApi, ChecksArgumentsBeforeAnyCudaCall) {
+  TempDir dir;
+  dir.write("fwd.ptx", kPtx);
+  std::string manifest = dir.write("fwd.manifest", join(forwardLines()));
+  SdpaArtifact *art = nullptr;
+  ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS);
+
+  SdpaForwardArgs a{};
+  a.layout = SDPA_LAYOUT_BHSD;
+  a.q = makeTensor(0x1000, SDPA_DTYPE_BF16, {1, 2, 10, 64});
+  a.o = makeTensor(0x2000, SDPA_DTYPE_BF16, {1, 2, 10, 64});
+  a.k = makeTensor(0x3000, SDPA_DTYPE_BF16, {1, 2, 12, 64});
+  a.v = makeTensor(0x4000, SDPA_DTYPE_BF16, {1, 2, 12, 64});
+  a.lse = makeTensor(0x5000, SDPA_DTYPE_F32, {1, 2, 10});
+  EXPECT_EQ(sdpaForwardCheck(art, &a), SDPA_SUCCESS) << sdpaGetLastError();
+
+  a.o.data = 0x2004;
+  // sdpaForward refuses before loading libcuda, so this holds on any machine.
+  EXPECT_EQ(sdpaForward(art, &a, nullptr), SDPA_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(sdpaGetLastError(),
+               "o: data pointer 0x2004 is not 16-byte aligned");
+
+  // The message is per thread: another thread sees its own (empty) one.
+  std::string other = "unset";
+  std::thread([&] { other = sdpaGetLastError(); }).join();
+  EXPECT_EQ(other, "");
+
+  SdpaBackwardArgs b{};
+  EXPECT_EQ(sdpaBackwardCheck(art, &b), SDPA_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(sdpaGetLastError(),
+               "artifact: compiled for the forward, not the backward");
+
+  SdpaGridValues grid{};
+  EXPECT_EQ(sdpaLaunchKernel(art, "nope", nullptr, 0, &grid, nullptr),
+            SDPA_ERROR_UNSUPPORTED);
+  EXPECT_STREQ(sdpaGetLastError(), "kernel 'nope' is not in the manifest");
+  SdpaNamedValue values[1] = {};
+  values[0].name = "q";
+  values[0].type = 0;
+  values[0].ptr = 0x1000;
+  EXPECT_EQ(sdpaLaunchKernel(art, "sdpa_fwd", values, 1, &grid, nullptr),
+            SDPA_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(sdpaGetLastError(), "param: kernel 'sdpa_fwd' takes 'k', which "
+                                   "these arguments do not provide");
+  values[0].type = 7;
+  EXPECT_EQ(sdpaLaunchKernel(art, "sdpa_fwd", values, 1, &grid, nullptr),
+            SDPA_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(sdpaGetLastError(), "q: unknown type code 7");
+  EXPECT_EQ(sdpaForward(nullptr, &a, nullptr), SDPA_ERROR_INVALID_ARGUMENT);
+  sdpaArtifactDestroy(art);
+}
+
+TEST(CApi, BackwardWorkspaceThroughTheCApi) {
+  TempDir dir;
+  dir.write("bwd.ptx", kPtx);
+  std::string manifest = dir.write("bwd.manifest", join(backwardLines()));
+  SdpaArtifact *art = nullptr;
+  ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS)
+      << sdpaGetLastError();
+  SdpaBackwardArgs b{};
+  b.layout = SDPA_LAYOUT_BHSD;
+  b.q = makeTensor(0x1000, SDPA_DTYPE_F16, {1, 4, 130, 128});
+  b.o = makeTensor(0x2000, SDPA_DTYPE_F16, {1, 4, 130, 128});
+  b.k = makeTensor(0x3000, SDPA_DTYPE_F16, {1, 1, 70, 128});
+  b.v = makeTensor(0x4000, SDPA_DTYPE_F16, {1, 1, 70, 128});
+  b.lse = makeTensor(0x5000, SDPA_DTYPE_F32, {1, 4, 130});
+  SdpaWorkspaceSizes sizes{};
+  ASSERT_EQ(sdpaBackwardWorkspace(art, &b, &sizes), SDPA_SUCCESS)
+      << sdpaGetLastError();
+  EXPECT_EQ(sizes.dq_accum_elements, 4 * 130 * 128);
+  EXPECT_EQ(sizes.delta_elements, 4 * 130);
+  EXPECT_EQ(sizes.relay_counter_elements, 4 * 3); // ceil(130 / 64) = 3
+  sdpaArtifactDestroy(art);
+}
+
+} // namespace

@@ -1,0 +1,284 @@
+//===- ManifestTest.cpp - Manifest parsing, good and bad input ------------===//
+
+#include "TestArtifacts.h"
+#include "gtest/gtest.h"
+
+using namespace sdpa::runtime;
+using namespace sdpa::runtime::testing;
+
+namespace {
+
+std::string parseError(const std::vector<std::string> &lines) {
+  Manifest manifest;
+  std::string error;
+  EXPECT_FALSE(parseManifest(join(lines), manifest, error))
+      << "expected a parse error";
+  return error;
+}
+
+std::vector<std::string> replaced(std::vector<std::string> lines, int line,
+                                  std::string text) {
+  lines[line - 1] = std::move(text);
+  return lines;
+}
+
+std::vector<std::string> removed(std::vector<std::string> lines, int line) {
+  lines.erase(lines.begin() + (line - 1));
+  return lines;
+}
+
+std::vector<std::string> inserted(std::vector<std::string> lines, int line,
+                                  std::string text) {
+  lines.insert(lines.begin() + (line - 1), std::move(text));
+  return lines;
+}
+
+TEST(Manifest, ParsesEveryForwardField) {
+  Manifest m = parseOrDie(forwardLines());
+  EXPECT_EQ(m.ptxFile, "fwd.ptx");
+  EXPECT_EQ(m.direction, Direction::Forward);
+  EXPECT_EQ(m.dtype, ElementType::BF16);
+  EXPECT_EQ(m.headDim, 64);
+  EXPECT_EQ(m.tileQ, 128);
+  EXPECT_EQ(m.tileKv, 64);
+  ASSERT_TRUE(m.left.has_value());
+  EXPECT_EQ(*m.left, 127);
+  ASSERT_TRUE(m.right.has_value());
+  EXPECT_EQ(*m.right, 0);
+  EXPECT_EQ(m.align, Alignment::TopLeft);
+  EXPECT_FLOAT_EQ(m.scale, 0.125f);
+  EXPECT_FALSE(m.varlen);
+  EXPECT_FALSE(m.deterministic);
+  ASSERT_EQ(m.kernels.size(), 1u);
+  const Kernel &k = m.kernels[0];
+  EXPECT_EQ(k.name, "sdpa_fwd");
+  EXPECT_EQ(k.role, KernelRole::Forward);
+  EXPECT_EQ(k.line, 12);
+  EXPECT_EQ(k.block, (std::array<unsigned, 3>{128, 1, 1}));
+  EXPECT_EQ(k.sharedBytes, 65536u);
+  EXPECT_EQ(k.grid, (std::array<GridTerm, 3>{GridTerm::QTiles,
+                                             GridTerm::HeadsQ,
+                                             GridTerm::Batch}));
+  ASSERT_EQ(k.params.size(), 23u);
+  EXPECT_EQ(k.params[0].name, "q");
+  EXPECT_EQ(k.params[0].type, ParamType::Ptr);
+  EXPECT_EQ(k.params[5].name, "seq_q");
+  EXPECT_EQ(k.params[5].type, ParamType::I32);
+  EXPECT_EQ(k.params[22].name, "lse_stride_h");
+  EXPECT_EQ(k.params[22].type, ParamType::I64);
+}
+
+TEST(Manifest, ParsesBackwardWithThreeKernels) {
+  Manifest m = parseOrDie(backwardLines());
+  EXPECT_EQ(m.direction, Direction::Backward);
+  EXPECT_EQ(m.dtype, ElementType::F16);
+  EXPECT_FALSE(m.left.has_value());
+  EXPECT_EQ(m.right, std::optional<int64_t>(0));
+  EXPECT_EQ(m.align, Alignment::BottomRight);
+  EXPECT_TRUE(m.deterministic);
+  ASSERT_EQ(m.kernels.size(), 3u);
+  EXPECT_EQ(m.findKernel(KernelRole::BwdPreprocess)->name, "sdpa_bwd_pre");
+  EXPECT_EQ(m.findKernel(KernelRole::BwdMain)->name, "sdpa_bwd");
+  EXPECT_EQ(m.findKernel(KernelRole::BwdDqConvert)->name, "sdpa_bwd_dq");
+  EXPECT_EQ(m.findKernel(KernelRole::BwdPreprocess)->grid[0], GridTerm::Rows);
+  EXPECT_EQ(m.findKernel("sdpa_bwd")->sharedBytes, 98304u);
+  EXPECT_EQ(m.findKernel(KernelRole::Forward), nullptr);
+}
+
+TEST(Manifest, AcceptsCommentsBlankLinesAndNoFinalNewline) {
+  std::vector<std::string> lines = inserted(forwardLines(), 5, "");
+  lines = inserted(lines, 6, "# a comment in the middle");
+  std::string text = join(lines);
+  text.pop_back(); // no final newline
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  EXPECT_EQ(m.kernels[0].line, 14);
+  EXPECT_EQ(m.kernels[0].params.size(), 23u);
+}
+
+TEST(Manifest, HeaderKeysMayFollowKernels) {
+  std::vector<std::string> lines = removed(forwardLines(), 11);
+  lines.push_back("varlen 1");
+  Manifest m = parseOrDie(lines);
+  EXPECT_TRUE(m.varlen);
+}
+
+TEST(Manifest, ScaleAcceptsExponentForm) {
+  Manifest m = parseOrDie(replaced(forwardLines(), 10, "scale 1.25e-1"));
+  EXPECT_FLOAT_EQ(m.scale, 0.125f);
+}
+
+struct BadCase {
+  const char *what;
+  std::vector<std::string> lines;
+  const char *expected;
+};
+
+TEST(Manifest, RejectsEachKindOfBadInput) {
+  std::vector<std::string> f = forwardLines();
+  std::vector<BadCase> cases = {
+      {"empty", {""}, "line 1: expected 'sdpa-artifact 1' as the first line"},
+      {"not a manifest", replaced(f, 1, "hello"),
+       "line 1: expected 'sdpa-artifact 1' as the first line, got 'hello'"},
+      {"header not first", inserted(f, 1, "# comment"),
+       "line 1: expected 'sdpa-artifact 1'"},
+      {"newer version", replaced(f, 1, "sdpa-artifact 2"),
+       "line 1: key 'sdpa-artifact': unsupported artifact version '2'"},
+      {"header repeated", inserted(f, 5, "sdpa-artifact 1"),
+       "line 5: key 'sdpa-artifact' may only appear on line 1"},
+      {"unknown key", inserted(f, 4, "layout bhsd"),
+       "line 4: unknown key 'layout'"},
+      {"unknown kernel key", inserted(f, 14, "registers 128"),
+       "line 14: unknown key 'registers'"},
+      {"missing ptx", removed(f, 3), "missing key 'ptx'"},
+      {"missing direction", removed(f, 4), "missing key 'direction'"},
+      {"missing dtype", removed(f, 5), "missing key 'dtype'"},
+      {"missing head_dim", removed(f, 6), "missing key 'head_dim'"},
+      {"missing tile_q", removed(f, 7), "missing key 'tile_q'"},
+      {"missing tile_kv", removed(f, 8), "missing key 'tile_kv'"},
+      {"missing band", removed(f, 9), "missing key 'band'"},
+      {"missing scale", removed(f, 10), "missing key 'scale'"},
+      {"missing varlen", removed(f, 11), "missing key 'varlen'"},
+      {"missing kernel", std::vector<std::string>(f.begin(), f.begin() + 11),
+       "missing key 'kernel': no kernel of role 'forward'"},
+      {"kernel without block", removed(f, 13),
+       "line 12: kernel 'sdpa_fwd' has no 'block' key"},
+      {"kernel without shared_bytes", removed(f, 14),
+       "line 12: kernel 'sdpa_fwd' has no 'shared_bytes' key"},
+      {"kernel without grid", removed(f, 15),
+       "line 12: kernel 'sdpa_fwd' has no 'grid' key"},
+      {"duplicate key", inserted(f, 7, "dtype f16"),
+       "line 7: duplicate key 'dtype' (first on line 5)"},
+      {"duplicate kernel key", inserted(f, 14, "block 64 1 1"),
+       "line 14: duplicate key 'block' in kernel 'sdpa_fwd' (first on line "
+       "13)"},
+      {"double space", replaced(f, 9, "band 127  0 top_left"),
+       "line 9: empty field"},
+      {"trailing space", replaced(f, 6, "head_dim 64 "), "line 6: empty field"},
+      {"tab", replaced(f, 6, "head_dim\t64"), "line 6: fields must be separated"},
+      {"crlf", replaced(f, 6, "head_dim 64\r"),
+       "line 6: fields must be separated"},
+      {"too few values", replaced(f, 9, "band 127 0"),
+       "line 9: key 'band' expects 3 values (L R align), got 2"},
+      {"too many values", replaced(f, 6, "head_dim 64 128"),
+       "line 6: key 'head_dim' expects 1 value (D), got 2"},
+      {"bad direction", replaced(f, 4, "direction sideways"),
+       "line 4: key 'direction': expected 'forward' or 'backward', got "
+       "'sideways'"},
+      {"bad dtype", replaced(f, 5, "dtype f32"),
+       "line 5: key 'dtype': expected 'f16' or 'bf16', got 'f32'"},
+      {"bad head_dim", replaced(f, 6, "head_dim 96"),
+       "line 6: key 'head_dim': expected 64 or 128, got '96'"},
+      {"non-numeric head_dim", replaced(f, 6, "head_dim 6x4"),
+       "line 6: key 'head_dim': expected 64 or 128, got '6x4'"},
+      {"zero tile", replaced(f, 7, "tile_q 0"),
+       "line 7: key 'tile_q': expected a positive integer up to 65536, got "
+       "'0'"},
+      {"negative tile", replaced(f, 8, "tile_kv -64"),
+       "line 8: key 'tile_kv': expected a positive integer"},
+      {"leading zero", replaced(f, 8, "tile_kv 064"),
+       "line 8: key 'tile_kv': expected a positive integer"},
+      {"bad L", replaced(f, 9, "band -1 0 top_left"),
+       "line 9: key 'band': expected L as a non-negative integer below 2^31 "
+       "or 'inf', got '-1'"},
+      {"L too large", replaced(f, 9, "band 2147483648 0 top_left"),
+       "line 9: key 'band': expected L"},
+      {"bad R", replaced(f, 9, "band 127 infinity top_left"),
+       "line 9: key 'band': expected R"},
+      {"bad align", replaced(f, 9, "band 127 0 center"),
+       "line 9: key 'band': expected align 'top_left' or 'bottom_right', got "
+       "'center'"},
+      {"bad scale", replaced(f, 10, "scale 0.125x"),
+       "line 10: key 'scale': expected a positive finite float, got '0.125x'"},
+      {"negative scale", replaced(f, 10, "scale -1"),
+       "line 10: key 'scale': expected a positive finite float"},
+      {"nan scale", replaced(f, 10, "scale nan"),
+       "line 10: key 'scale': expected a positive finite float"},
+      {"bad varlen", replaced(f, 11, "varlen yes"),
+       "line 11: key 'varlen': expected 0 or 1, got 'yes'"},
+      {"absolute ptx", replaced(f, 3, "ptx /tmp/fwd.ptx"),
+       "line 3: key 'ptx': expected a file name relative to the manifest"},
+      {"block before kernel", inserted(f, 4, "block 128 1 1"),
+       "line 4: key 'block' before any 'kernel' record"},
+      {"param before kernel", inserted(f, 4, "param q ptr"),
+       "line 4: key 'param' before any 'kernel' record"},
+      {"bad role", replaced(f, 12, "kernel sdpa_fwd sideways"),
+       "line 12: key 'kernel': expected a role"},
+      {"bad kernel name", replaced(f, 12, "kernel 9fwd forward"),
+       "line 12: key 'kernel': expected a kernel name"},
+      {"backward role in forward", replaced(f, 12, "kernel sdpa_fwd bwd_main"),
+       "line 12: kernel 'sdpa_fwd' has role 'bwd_main' but the direction is "
+       "forward"},
+      {"deterministic forward", inserted(f, 11, "deterministic 1"),
+       "line 11: key 'deterministic': 1 is only meaningful for a backward"},
+      {"zero block", replaced(f, 13, "block 0 1 1"),
+       "line 13: key 'block': expected three integers in [1, 1024], got '0'"},
+      {"block too large", replaced(f, 13, "block 512 4 1"),
+       "line 13: key 'block': 2048 threads per block, the limit is 1024"},
+      {"bad shared", replaced(f, 14, "shared_bytes 48k"),
+       "line 14: key 'shared_bytes': expected a non-negative integer, got "
+       "'48k'"},
+      {"bad grid term", replaced(f, 15, "grid q_tiles heads batch"),
+       "line 15: key 'grid': expected a grid term (q_tiles, kv_tiles, "
+       "heads_q, heads_kv, batch, 1, rows), got 'heads'"},
+      {"unknown param", replaced(f, 16, "param query ptr"),
+       "line 16: key 'param': unknown parameter name 'query'"},
+      {"bad param type", replaced(f, 16, "param q f64"),
+       "line 16: key 'param': expected a type (ptr, i32, i64, f32), got 'f64'"},
+      {"wrong param type", replaced(f, 21, "param seq_q i64"),
+       "line 21: key 'param': parameter 'seq_q' must have type i32, got 'i64'"},
+      {"stride as i32", replaced(f, 25, "param q_stride_b i32"),
+       "line 25: key 'param': parameter 'q_stride_b' must have type i64"},
+      {"backward param in forward", replaced(f, 16, "param dq ptr"),
+       "line 16: key 'param': parameter 'dq' is not available to a forward "
+       "kernel"},
+      {"duplicate param", replaced(f, 17, "param q ptr"),
+       "line 17: key 'param': parameter 'q' listed twice in kernel "
+       "'sdpa_fwd'"},
+  };
+  for (const BadCase &c : cases)
+    EXPECT_NE(parseError(c.lines).find(c.expected), std::string::npos)
+        << c.what << ": got '" << parseError(c.lines) << "', expected '"
+        << c.expected << "'";
+}
+
+TEST(Manifest, RejectsBadKernelSets) {
+  std::vector<std::string> b = backwardLines();
+  // Line 20 is `kernel sdpa_bwd bwd_main`.
+  EXPECT_NE(parseError(replaced(b, 20, "kernel sdpa_bwd bwd_preprocess"))
+                .find("line 20: key 'kernel': a second kernel of role "
+                      "'bwd_preprocess' (first is 'sdpa_bwd_pre' on line 12)"),
+            std::string::npos);
+  EXPECT_NE(parseError(replaced(b, 20, "kernel sdpa_bwd_pre bwd_main"))
+                .find("line 20: key 'kernel': duplicate kernel name "
+                      "'sdpa_bwd_pre' (first on line 12)"),
+            std::string::npos);
+  EXPECT_NE(parseError(replaced(forwardLines(), 4, "direction backward"))
+                .find("line 12: kernel 'sdpa_fwd' has role 'forward' but the "
+                      "direction is backward"),
+            std::string::npos);
+  std::vector<std::string> noMain(b.begin(), b.begin() + 19);
+  EXPECT_NE(parseError(noMain).find("no kernel of role 'bwd_main'"),
+            std::string::npos);
+}
+
+TEST(Manifest, KnowsTheParameterNamesOfTheContract) {
+  for (const char *p : {"q", "k", "v", "o", "lse", "do", "dq", "dk", "dv",
+                        "dq_accum", "delta", "relay_counters", "cu_seqlens_q",
+                        "cu_seqlens_kv"})
+    EXPECT_EQ(expectedParamType(p), ParamType::Ptr) << p;
+  for (const char *p : {"seq_q", "seq_kv", "heads_q", "heads_kv", "batch"})
+    EXPECT_EQ(expectedParamType(p), ParamType::I32) << p;
+  for (const char *t : {"q", "k", "v", "o", "do", "dq", "dk", "dv"})
+    for (const char *s : {"_stride_b", "_stride_h", "_stride_s"})
+      EXPECT_EQ(expectedParamType(std::string(t) + s), ParamType::I64)
+          << t << s;
+  EXPECT_EQ(expectedParamType("lse_stride_b"), ParamType::I64);
+  EXPECT_EQ(expectedParamType("lse_stride_h"), ParamType::I64);
+  // lse's sequence stride is 1 by contract, so it is no parameter.
+  EXPECT_EQ(expectedParamType("lse_stride_s"), std::nullopt);
+  EXPECT_EQ(expectedParamType("seq"), std::nullopt);
+}
+
+} // namespace

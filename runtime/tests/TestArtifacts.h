@@ -1,0 +1,142 @@
+//===- TestArtifacts.h - Manifests and tensors shared by the tests -*- C++ -*-===//
+
+#ifndef SDPARUNTIME_TESTS_TESTARTIFACTS_H
+#define SDPARUNTIME_TESTS_TESTARTIFACTS_H
+
+#include "SdpaRuntime/ArgCheck.h"
+#include "SdpaRuntime/Manifest.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sdpa::runtime::testing {
+
+/// A complete forward manifest: bf16, D = 64, Tq = 128, Tk = 64, causal
+/// window of 128 keys. Line numbers matter to the tests: line 1 is the
+/// header, line 2 a comment, `kernel` is on line 12.
+inline std::vector<std::string> forwardLines() {
+  return {
+      "sdpa-artifact 1",                 // 1
+      "# gpt-oss-like forward",          // 2
+      "ptx fwd.ptx",                     // 3
+      "direction forward",               // 4
+      "dtype bf16",                      // 5
+      "head_dim 64",                     // 6
+      "tile_q 128",                      // 7
+      "tile_kv 64",                      // 8
+      "band 127 0 top_left",             // 9
+      "scale 0.125",                     // 10
+      "varlen 0",                        // 11
+      "kernel sdpa_fwd forward",         // 12
+      "block 128 1 1",                   // 13
+      "shared_bytes 65536",              // 14
+      "grid q_tiles heads_q batch",      // 15
+      "param q ptr",                     // 16
+      "param k ptr",                     // 17
+      "param v ptr",                     // 18
+      "param o ptr",                     // 19
+      "param lse ptr",                   // 20
+      "param seq_q i32",                 // 21
+      "param seq_kv i32",                // 22
+      "param heads_q i32",               // 23
+      "param heads_kv i32",              // 24
+      "param q_stride_b i64",            // 25
+      "param q_stride_h i64",            // 26
+      "param q_stride_s i64",            // 27
+      "param k_stride_b i64",            // 28
+      "param k_stride_h i64",            // 29
+      "param k_stride_s i64",            // 30
+      "param v_stride_b i64",            // 31
+      "param v_stride_h i64",            // 32
+      "param v_stride_s i64",            // 33
+      "param o_stride_b i64",            // 34
+      "param o_stride_h i64",            // 35
+      "param o_stride_s i64",            // 36
+      "param lse_stride_b i64",          // 37
+      "param lse_stride_h i64",          // 38
+  };
+}
+
+/// A THD forward manifest (varlen 1) whose kernel also takes the offsets.
+inline std::vector<std::string> varlenLines() {
+  std::vector<std::string> lines = forwardLines();
+  lines[10] = "varlen 1";
+  lines.push_back("param cu_seqlens_q ptr");
+  lines.push_back("param cu_seqlens_kv ptr");
+  return lines;
+}
+
+/// A deterministic backward manifest with all three kernels.
+inline std::vector<std::string> backwardLines() {
+  return {
+      "sdpa-artifact 1",
+      "ptx bwd.ptx",
+      "direction backward",
+      "dtype f16",
+      "head_dim 128",
+      "tile_q 64",
+      "tile_kv 128",
+      "band inf 0 bottom_right",
+      "scale 0.08838834764831845",
+      "varlen 0",
+      "deterministic 1",
+      "kernel sdpa_bwd_pre bwd_preprocess",
+      "block 256 1 1",
+      "shared_bytes 0",
+      "grid rows 1 1",
+      "param o ptr",
+      "param do ptr",
+      "param delta ptr",
+      "param dq_accum ptr",
+      "kernel sdpa_bwd bwd_main",
+      "block 256 1 1",
+      "shared_bytes 98304",
+      "grid kv_tiles heads_kv batch",
+      "param q ptr",
+      "param k ptr",
+      "param relay_counters ptr",
+      "param dq_accum ptr",
+      "param dk ptr",
+      "param dv ptr",
+      "kernel sdpa_bwd_dq bwd_dq_convert",
+      "block 128 1 1",
+      "shared_bytes 0",
+      "grid q_tiles heads_q batch",
+      "param dq_accum ptr",
+      "param dq ptr",
+      "param dq_stride_s i64",
+  };
+}
+
+inline std::string join(const std::vector<std::string> &lines) {
+  std::string text;
+  for (const std::string &line : lines)
+    text += line + "\n";
+  return text;
+}
+
+inline Manifest parseOrDie(const std::vector<std::string> &lines) {
+  Manifest manifest;
+  std::string error;
+  if (!parseManifest(join(lines), manifest, error))
+    throw std::runtime_error("test manifest does not parse: " + error);
+  return manifest;
+}
+
+/// A tensor of `dtype` with the given shape, densely packed, at `address`.
+inline SdpaTensor makeTensor(uint64_t address, int32_t dtype,
+                             std::vector<int64_t> shape) {
+  SdpaTensor t{};
+  t.data = address;
+  t.dtype = dtype;
+  t.rank = static_cast<int32_t>(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i)
+    t.shape[i] = shape[i];
+  setContiguousStrides(t);
+  return t;
+}
+
+} // namespace sdpa::runtime::testing
+
+#endif // SDPARUNTIME_TESTS_TESTARTIFACTS_H
