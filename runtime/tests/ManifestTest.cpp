@@ -3,6 +3,9 @@
 #include "TestArtifacts.h"
 #include "gtest/gtest.h"
 
+#include <fstream>
+#include <sstream>
+
 using namespace sdpa::runtime;
 using namespace sdpa::runtime::testing;
 
@@ -279,6 +282,24 @@ TEST(Manifest, KnowsTheParameterNamesOfTheContract) {
   // lse's sequence stride is 1 by contract, so it is no parameter.
   EXPECT_EQ(expectedParamType("lse_stride_s"), std::nullopt);
   EXPECT_EQ(expectedParamType("seq"), std::nullopt);
+}
+
+} // namespace
+
+namespace {
+
+TEST(Manifest, TheGpuTestManifestsParse) {
+  for (const char *name : {"copy_dense", "copy_thd", "probe"}) {
+    std::string path = std::string(SDPA_RUNTIME_TEST_DIR) + "/gpu/" + name +
+                       ".manifest";
+    std::ifstream file(path);
+    ASSERT_TRUE(file) << path;
+    std::stringstream text;
+    text << file.rdbuf();
+    Manifest m;
+    std::string error;
+    EXPECT_TRUE(parseManifest(text.str(), m, error)) << path << ": " << error;
+  }
 }
 
 } // namespace

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Host-side tests of the ctypes wrapper: no torch and no GPU needed."""
+
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sdpa_runtime  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GPU_TESTS = os.path.join(HERE, "..", "tests", "gpu")
+
+
+class WrapperTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write(self, name, text):
+        path = os.path.join(self.dir.name, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def manifest_text(self, name):
+        with open(os.path.join(GPU_TESTS, name)) as f:
+            return f.read()
+
+    def test_loads_and_reads_the_manifest(self):
+        self.write("copy_kernels.ptx", ".version 8.0\n")
+        art = sdpa_runtime.Artifact(self.write("a.manifest",
+                                               self.manifest_text("copy_thd.manifest")))
+        self.assertEqual(art.head_dim, 64)
+        self.assertEqual(art.tile_q, 64)
+        self.assertEqual(art.dtype_name, "bf16")
+        self.assertTrue(art.varlen)
+        self.assertEqual(art.direction, "forward")
+        self.assertIsNone(art.left)
+        self.assertIsNone(art.right)
+        self.assertEqual(art.align, "top_left")
+        self.assertAlmostEqual(art.scale, 0.125)
+
+    def test_band_edges(self):
+        self.write("copy_kernels.ptx", ".version 8.0\n")
+        text = self.manifest_text("copy_dense.manifest").replace(
+            "band inf inf top_left", "band 127 0 bottom_right")
+        art = sdpa_runtime.Artifact(self.write("b.manifest", text))
+        self.assertEqual((art.left, art.right, art.align), (127, 0, "bottom_right"))
+
+    def test_manifest_errors_name_line_and_key(self):
+        self.write("copy_kernels.ptx", ".version 8.0\n")
+        text = self.manifest_text("copy_dense.manifest").replace("tile_q 64", "tile_q x")
+        path = self.write("c.manifest", text)
+        with self.assertRaises(sdpa_runtime.SdpaError) as cm:
+            sdpa_runtime.Artifact(path)
+        self.assertEqual(cm.exception.status, 2)
+        self.assertEqual(cm.exception.message,
+                         f"{path}: line 7: key 'tile_q': expected a positive integer "
+                         "up to 65536, got 'x'")
+
+    def test_missing_ptx_is_an_io_error(self):
+        path = self.write("d.manifest", self.manifest_text("copy_dense.manifest"))
+        with self.assertRaises(sdpa_runtime.SdpaError) as cm:
+            sdpa_runtime.Artifact(path)
+        self.assertEqual(cm.exception.status, 3)
+        self.assertIn("key 'ptx': cannot read", cm.exception.message)
+
+
+if __name__ == "__main__":
+    unittest.main()
