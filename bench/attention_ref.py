@@ -1,0 +1,59 @@
+"""Reference attention in float64 and band helpers for the GPU scripts.
+
+The band is SEMANTICS.md section 1: cell (q, k) is visible iff
+0 <= q < Sq, 0 <= k < Skv and a(q) - L <= k <= a(q) + R with a(q) = q + delta,
+delta = 0 (top_left) or Skv - Sq (bottom_right); None is an unbounded edge.
+"""
+
+import math
+
+import torch
+
+
+def band_mask(sq, skv, left, right, align, device):
+    """Boolean [sq, skv] visibility mask."""
+    delta = skv - sq if align == "bottom_right" else 0
+    a = torch.arange(sq, device=device)[:, None] + delta
+    k = torch.arange(skv, device=device)[None, :]
+    visible = torch.ones(sq, skv, dtype=torch.bool, device=device)
+    if left is not None:
+        visible &= k >= a - left
+    if right is not None:
+        visible &= k <= a + right
+    return visible
+
+
+def visible_cells(sq, skv, left, right, align):
+    """Number of visible cells of one (batch, head), from the row intervals."""
+    delta = skv - sq if align == "bottom_right" else 0
+    a = torch.arange(sq, dtype=torch.int64) + delta
+    lo = a - left if left is not None else torch.zeros_like(a)
+    hi = a + right if right is not None else torch.full_like(a, skv - 1)
+    lo = lo.clamp(min=0)
+    hi = hi.clamp(max=skv - 1)
+    return int((hi - lo + 1).clamp(min=0).sum())
+
+
+def reference(q, k, v, left, right, align, scale):
+    """O (float64) and LSE (float64, -inf on rows that see no key).
+
+    q [B, Hq, Sq, D], k/v [B, Hkv, Skv, D] (bhsd); computed per batch entry in
+    float64 on q's device. Rows with no visible key give O = 0, LSE = -inf.
+    """
+    b, hq, sq, d = q.shape
+    hkv, skv = k.shape[1], k.shape[2]
+    g = hq // hkv
+    mask = band_mask(sq, skv, left, right, align, q.device)
+    outs, lses = [], []
+    for i in range(b):
+        qi = q[i].double()
+        ki = k[i].double().repeat_interleave(g, dim=0)
+        vi = v[i].double().repeat_interleave(g, dim=0)
+        s = scale * (qi @ ki.transpose(-1, -2))
+        s = s.masked_fill(~mask, -math.inf)
+        lse = torch.logsumexp(s, dim=-1)
+        p = torch.exp(s - lse[..., None].masked_fill(lse[..., None] == -math.inf, 0))
+        p = p.masked_fill(~mask, 0)
+        outs.append(p @ vi)
+        lses.append(lse)
+    return torch.stack(outs), torch.stack(lses)

@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""Benchmark: our kernels against FlexAttention and JAX -> cuDNN.
+
+Cases (bf16, causal sliding window, Sq = Skv = S):
+  gpt-oss  B=2, H=16, D=64,  window 128 keys (L=127), S in --sizes
+  heavy    B=1, H=32, D=128, window 4096 keys (L=4095), S=16384
+
+Ours: the forward (and backward, if present) artifacts in --artifacts whose
+manifest matches the case (dtype bf16, head_dim, band L = window-1, R = 0,
+dense); --ours-gptoss / --ours-heavy name one explicitly. Anchors:
+torch.compile'd flex_attention with a sliding-window block mask, and
+jax.nn.dot_product_attention(implementation='cudnn') in a separate process.
+
+Times are medians in ms (triton.testing.do_bench, CUDA events, after
+warm-up; JAX: per-call wall time around block_until_ready). TFLOP/s count the
+visible cells only (fwd 4*D flops per cell, fwd+bwd 14*D: 2 + 5 matmuls);
+GB/s count Q, K, V, O once in the forward and additionally Q, K, V, O, dO read
+and dQ, dK, dV written in the backward, against the measured device copy
+bandwidth. Ratios are ours/anchor time (< 1: we are faster).
+
+Writes benchmark.md, benchmark.json and benchmark.png to --out.
+"""
+
+import argparse
+import glob
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
+sys.path.insert(0, HERE)
+
+from attention_ref import visible_cells  # noqa: E402
+
+
+class Case:
+    def __init__(self, name, b, h, d, window, s):
+        self.name, self.b, self.h, self.d, self.window, self.s = name, b, h, d, window, s
+
+    @property
+    def key(self):
+        return f"{self.name}:{self.b}:{self.h}:{self.d}:{self.window}:{self.s}"
+
+    def cells(self):
+        return self.b * self.h * visible_cells(self.s, self.s, self.window - 1, 0, "top_left")
+
+    def flops(self, pass_):
+        return (4 if pass_ == "fwd" else 14) * self.d * self.cells()
+
+    def bytes(self, pass_):
+        tensor = self.b * self.h * self.s * self.d * 2
+        return (4 if pass_ == "fwd" else 12) * tensor
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--artifacts", default=".artifacts/kernels")
+    p.add_argument("--out", default=os.environ.get("OUT", "bench/out"))
+    p.add_argument("--sizes", default="2048,4096,8192,16384,32768")
+    p.add_argument("--no-heavy", action="store_true", help="skip the d=128 case")
+    p.add_argument("--anchors", default="flex,jax", help="comma list: flex, jax")
+    p.add_argument("--skip-bwd", action="store_true", help="forward only")
+    p.add_argument("--budget", type=float, default=1e9,
+                   help="seconds; measurements past it are skipped with a note")
+    p.add_argument("--ours-gptoss", help="forward manifest for the gpt-oss case")
+    p.add_argument("--ours-heavy", help="forward manifest for the heavy case")
+    return p.parse_args()
+
+
+def find_artifacts(directory, case, explicit):
+    """(forward, backward) Artifact objects matching the case, or None."""
+    import sdpa_runtime
+    fwd = bwd = None
+    paths = [explicit] if explicit else sorted(glob.glob(os.path.join(directory, "*.manifest")))
+    for path in paths:
+        try:
+            art = sdpa_runtime.Artifact(path)
+        except sdpa_runtime.SdpaError as e:
+            print(f"note: {path}: {e}")
+            continue
+        match = explicit or (art.dtype_name == "bf16" and art.head_dim == case.d
+                             and not art.varlen and art.left == case.window - 1
+                             and art.right == 0)
+        if not match:
+            continue
+        if art.direction == "forward" and fwd is None:
+            fwd = art
+        elif art.direction == "backward" and bwd is None and not art.deterministic:
+            bwd = art
+    return fwd, bwd
+
+
+def copy_bandwidth(torch, do_bench):
+    """Device copy rate in bytes/s, counting bytes read plus bytes written."""
+    n = 1 << 30  # 1 Gi bf16 elements: 2 GiB per buffer
+    src = torch.empty(n, dtype=torch.bfloat16, device="cuda").normal_()
+    dst = torch.empty_like(src)
+    ms = do_bench(lambda: dst.copy_(src), warmup=50, rep=300, return_mode="median")
+    del src, dst
+    torch.cuda.empty_cache()
+    return 2 * n * 2 / (ms * 1e-3)
+
+
+def run_jax(cases, skip_bwd, timeout):
+    env = dict(os.environ, XLA_PYTHON_CLIENT_PREALLOCATE="false")
+    if skip_bwd:
+        env["ANCHOR_SKIP_BWD"] = "1"
+    cmd = [sys.executable, os.path.join(HERE, "anchor_jax.py")] + [c.key for c in cases]
+    results = []
+    try:
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+        out, err = proc.stdout, proc.stderr
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = f"timed out after {timeout:.0f} s"
+    for line in out.splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if "info" in rec:
+            print(f"jax: {rec['info']} {rec.get('devices', '')}")
+        else:
+            results.append(rec)
+    if err.strip():
+        print("jax stderr (tail):\n" + "\n".join(err.strip().splitlines()[-8:]))
+    return results
+
+
+def main():
+    args = parse_args()
+    start = time.time()
+    os.makedirs(args.out, exist_ok=True)
+    import torch
+    from triton.testing import do_bench
+
+    def left():
+        return args.budget - (time.time() - start)
+
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    cases = [Case("gpt-oss", 2, 16, 64, 128, s) for s in sizes]
+    if not args.no_heavy:
+        cases.append(Case("heavy", 1, 32, 128, 4096, 16384))
+    anchors = set(a for a in args.anchors.split(",") if a)
+    passes = ["fwd"] if args.skip_bwd else ["fwd", "fwd+bwd"]
+    device = torch.cuda.get_device_name()
+    print(f"device {device}, torch {torch.__version__}")
+    results = []  # dicts: case, S, impl, pass, ms | error
+
+    # JAX first, before this process holds much GPU memory.
+    if "jax" in anchors:
+        t0 = time.time()
+        recs = run_jax(cases, args.skip_bwd, timeout=max(30, left() * 0.45))
+        for r in recs:
+            results.append(r)
+            print(f"jax-cudnn {r['case']} S={r['S']} {r['pass']}: "
+                  f"{r.get('ms', r.get('error'))}")
+        print(f"jax anchors took {time.time() - t0:.1f} s")
+
+    bw = copy_bandwidth(torch, do_bench)
+    print(f"device copy bandwidth: {bw / 1e12:.2f} TB/s (read + write)")
+
+    flex = None
+    if "flex" in anchors:
+        from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+        flex = torch.compile(flex_attention, dynamic=False)
+
+    for case in cases:
+        shape = (case.b, case.h, case.s, case.d)
+        gen = torch.Generator(device="cuda").manual_seed(case.s)
+        q, k, v, do = (torch.randn(shape, device="cuda", generator=gen).bfloat16()
+                       for _ in range(4))
+        # Ours.
+        explicit = args.ours_gptoss if case.name == "gpt-oss" else args.ours_heavy
+        fwd_art, bwd_art = find_artifacts(args.artifacts, case, explicit)
+        base = {"case": case.name, "S": case.s}
+        if fwd_art is None:
+            print(f"ours {case.name} S={case.s}: no matching artifact in {args.artifacts}")
+        elif left() < 0:
+            results.append({**base, "impl": "ours", "pass": "fwd", "error": "budget"})
+        else:
+            try:
+                o = torch.empty_like(q)
+                lse = torch.empty(case.b, case.h, case.s, device="cuda")
+                ms = do_bench(lambda: fwd_art.forward(q, k, v, out=o, lse=lse),
+                              return_mode="median")
+                results.append({**base, "impl": "ours", "pass": "fwd", "ms": ms,
+                                "artifact": fwd_art.path})
+                if bwd_art is not None and "fwd+bwd" in passes:
+                    def step():
+                        fwd_art.forward(q, k, v, out=o, lse=lse)
+                        bwd_art.backward(q, k, v, o, lse, do)
+                    ms = do_bench(step, return_mode="median")
+                    results.append({**base, "impl": "ours", "pass": "fwd+bwd", "ms": ms,
+                                    "artifact": bwd_art.path})
+            except Exception as e:  # report and go on
+                results.append({**base, "impl": "ours", "pass": "fwd", "error": str(e)[:300]})
+        # FlexAttention.
+        if flex is not None:
+            n = case.window
+
+            def mask_mod(b, h, qi, ki):
+                return (qi >= ki) & (qi - ki < n)
+
+            for pass_ in passes:
+                if left() < 0:
+                    results.append({**base, "impl": "flex", "pass": pass_, "error": "budget"})
+                    continue
+                try:
+                    t0 = time.time()
+                    bm = create_block_mask(mask_mod, None, None, case.s, case.s, device="cuda")
+                    if pass_ == "fwd":
+                        ms = do_bench(lambda: flex(q, k, v, block_mask=bm),
+                                      return_mode="median")
+                    else:
+                        qg, kg, vg = (t.detach().requires_grad_() for t in (q, k, v))
+
+                        def step():
+                            flex(qg, kg, vg, block_mask=bm).backward(do)
+                        ms = do_bench(step, grad_to_none=[qg, kg, vg], return_mode="median")
+                    results.append({**base, "impl": "flex", "pass": pass_, "ms": ms,
+                                    "setup_s": round(time.time() - t0, 1)})
+                except Exception as e:
+                    results.append({**base, "impl": "flex", "pass": pass_,
+                                    "error": str(e)[:300]})
+        for r in results:
+            if r["case"] == case.name and r["S"] == case.s and "printed" not in r:
+                r["printed"] = True
+                print(f"{r['impl']} {case.name} S={case.s} {r['pass']}: "
+                      f"{r.get('ms', r.get('error'))}")
+        del q, k, v, do
+        torch.cuda.empty_cache()
+
+    write_report(args, cases, results, bw, device, torch.__version__, time.time() - start)
+
+
+def write_report(args, cases, results, bw, device, torch_version, elapsed):
+    def get(case, impl, pass_):
+        for r in results:
+            if (r["case"], r["S"], r["impl"], r["pass"]) == (case.name, case.s, impl, pass_):
+                return r
+        return None
+
+    lines = [
+        f"# Benchmark {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+        "",
+        f"Device: {device}; torch {torch_version}; measured copy bandwidth "
+        f"{bw / 1e12:.2f} TB/s (read + write). Command: `{' '.join(sys.argv)}` "
+        f"({elapsed:.0f} s).",
+        "",
+        "Median ms. TFLOP/s on visible cells; GB/s over the minimal tensor traffic "
+        "and its share of the copy bandwidth; ratio = ours / anchor (< 1: ours faster).",
+        "",
+        "| case | S | pass | impl | ms | TFLOP/s | GB/s | % copy BW | ours/flex | ours/jax |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for case in cases:
+        for pass_ in ("fwd", "fwd+bwd"):
+            for impl in ("ours", "flex", "jax-cudnn"):
+                r = get(case, impl, pass_)
+                if r is None:
+                    continue
+                if "ms" not in r:
+                    lines.append(f"| {case.name} | {case.s} | {pass_} | {impl} | "
+                                 f"error: {r['error'][:80]} | | | | | |")
+                    continue
+                ms = r["ms"]
+                tflops = case.flops(pass_) / (ms * 1e-3) / 1e12
+                gbs = case.bytes(pass_) / (ms * 1e-3) / 1e9
+                ratios = []
+                for anchor in ("flex", "jax-cudnn"):
+                    a = get(case, anchor, pass_)
+                    if impl == "ours" and a and "ms" in a:
+                        ratios.append(f"{ms / a['ms']:.2f}")
+                    else:
+                        ratios.append("")
+                lines.append(f"| {case.name} | {case.s} | {pass_} | {impl} | {ms:.3f} | "
+                             f"{tflops:.0f} | {gbs:.0f} | {100 * gbs * 1e9 / bw:.0f}% | "
+                             f"{ratios[0]} | {ratios[1]} |")
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "benchmark.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(args.out, "benchmark.json"), "w") as f:
+        json.dump({"device": device, "copy_bandwidth": bw, "results": results}, f, indent=1)
+    print(text)
+    plot(args, cases, results)
+
+
+def plot(args, cases, results):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not available: plot skipped")
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, pass_ in zip(axes, ("fwd", "fwd+bwd")):
+        for impl, style in (("ours", "o-"), ("flex", "s--"), ("jax-cudnn", "^:")):
+            pts = sorted((r["S"], r["ms"]) for r in results
+                         if r["case"] == "gpt-oss" and r["impl"] == impl
+                         and r["pass"] == pass_ and "ms" in r)
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=impl)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("S (tokens)")
+        ax.set_ylabel("median ms")
+        ax.set_title(f"gpt-oss case {pass_} (B=2, H=16, D=64, window 128)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    path = os.path.join(args.out, "benchmark.png")
+    fig.savefig(path, dpi=110)
+    print(f"plot: {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# One entry point for the GPU machine: build the runtime, run its tests, check
+# the forward artifacts and benchmark them against the anchors. Every step
+# runs under a timeout; logs and results go to $OUT (8 files at most come
+# back from the device: logs.txt, summary.txt and the steps' own results).
+#
+#   OUT=/tmp/out bench/run_gpu.sh                 # every step
+#   STEPS="build test runtime anchors" bench/run_gpu.sh
+#
+# Steps: build (cmake + ninja of runtime/), test (ctest, with the probe
+# artifact), runtime (bench/check_runtime.py), selftest (check_forward.py
+# --self-test --quick), check (check_forward.py on $ARTIFACTS), bench
+# (benchmark.py, ours + anchors), anchors (benchmark.py, anchors only, for
+# when no kernel artifact exists yet).
+# Environment: ARTIFACTS (default .artifacts/kernels), TEST_ARTIFACTS
+# (default .artifacts/runtime-test), BENCH_ARGS (extra benchmark.py args),
+# T_<STEP> (a step's timeout in seconds).
+set -u
+cd "$(dirname "$0")/.."
+OUT="${OUT:-/tmp/sdpa-gpu-out}"
+mkdir -p "$OUT"
+STEPS="${STEPS:-build test runtime check bench}"
+ARTIFACTS="${ARTIFACTS:-.artifacts/kernels}"
+TEST_ARTIFACTS="${TEST_ARTIFACTS:-.artifacts/runtime-test}"
+BUILD=/tmp/sdpa-build-runtime
+LOG="$OUT/logs.txt"
+SUMMARY="$OUT/summary.txt"
+export PYTHONUNBUFFERED=1 XLA_PYTHON_CLIENT_PREALLOCATE=false
+export SDPA_RUNTIME_LIB="$BUILD/lib/libsdpa_runtime.so"
+: >"$SUMMARY"
+failed=0
+
+step() { # name timeout command...
+  local name=$1 limit=$2
+  shift 2
+  local var="T_${name^^}"
+  limit="${!var:-$limit}"
+  echo "===== $name ($(date -u +%H:%M:%S), limit ${limit}s): $*" | tee -a "$LOG"
+  local t0=$SECONDS
+  timeout --kill-after=10 "$limit" "$@" >>"$LOG" 2>&1
+  local rc=$?
+  local line="step $name: rc=$rc, $((SECONDS - t0)) s"
+  [ $rc -eq 124 ] && line="$line (TIMED OUT after ${limit}s)"
+  echo "$line" | tee -a "$SUMMARY" "$LOG"
+  [ $rc -ne 0 ] && failed=1
+  return 0
+}
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1
+  python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)' 2>&1
+  git log -1 --format='commit %h %s' 2>/dev/null
+} | tee -a "$SUMMARY" "$LOG"
+
+for s in $STEPS; do
+  case $s in
+  build)
+    gtest=""
+    [ -d .artifacts/googletest ] && gtest="-DSDPA_GTEST_SOURCE_DIR=$PWD/.artifacts/googletest"
+    step build 300 bash -c "cmake -G Ninja -S runtime -B $BUILD -DCMAKE_BUILD_TYPE=Release $gtest && ninja -C $BUILD" ;;
+  test)
+    if [ ! -f "$TEST_ARTIFACTS/copy_kernels.ptx" ] && command -v nvcc >/dev/null; then
+      step artifacts 120 bash runtime/tests/gpu/make_artifacts.sh "$TEST_ARTIFACTS"
+    fi
+    step test 120 env SDPA_TEST_PROBE_MANIFEST="$PWD/$TEST_ARTIFACTS/probe.manifest" \
+      ctest --test-dir "$BUILD" --output-on-failure ;;
+  runtime)
+    step runtime 180 python3 bench/check_runtime.py "$TEST_ARTIFACTS" ;;
+  selftest)
+    step selftest 300 python3 bench/check_forward.py --self-test --quick --out "$OUT" ;;
+  check)
+    step check 600 python3 bench/check_forward.py --artifacts "$ARTIFACTS" --out "$OUT" ;;
+  bench)
+    step bench 900 python3 bench/benchmark.py --artifacts "$ARTIFACTS" --out "$OUT" ${BENCH_ARGS:-} ;;
+  anchors)
+    step anchors 600 python3 bench/benchmark.py --artifacts /nonexistent --out "$OUT" ${BENCH_ARGS:-} ;;
+  *)
+    echo "unknown step '$s'" | tee -a "$SUMMARY" ;;
+  esac
+done
+echo "===== done: $( [ $failed -eq 0 ] && echo all steps passed || echo SOME STEPS FAILED)" | tee -a "$SUMMARY" "$LOG"
+cat "$SUMMARY"
+exit $failed
