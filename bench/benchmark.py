@@ -68,6 +68,8 @@ def parse_args():
                    help="seconds; measurements past it are skipped with a note")
     p.add_argument("--ours-gptoss", help="forward manifest for the gpt-oss case")
     p.add_argument("--ours-heavy", help="forward manifest for the heavy case")
+    p.add_argument("--ours-label", default="ours",
+                   help="name of our rows in the report (e.g. for a harness check)")
     return p.parse_args()
 
 
@@ -166,76 +168,85 @@ def main():
 
     flex = None
     if "flex" in anchors:
-        from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+        from torch.nn.attention.flex_attention import flex_attention
         flex = torch.compile(flex_attention, dynamic=False)
 
-    for case in cases:
-        shape = (case.b, case.h, case.s, case.d)
-        gen = torch.Generator(device="cuda").manual_seed(case.s)
-        q, k, v, do = (torch.randn(shape, device="cuda", generator=gen).bfloat16()
-                       for _ in range(4))
-        # Ours.
-        explicit = args.ours_gptoss if case.name == "gpt-oss" else args.ours_heavy
-        fwd_art, bwd_art = find_artifacts(args.artifacts, case, explicit)
-        base = {"case": case.name, "S": case.s}
-        if fwd_art is None:
-            print(f"ours {case.name} S={case.s}: no matching artifact in {args.artifacts}")
-        elif left() < 0:
-            results.append({**base, "impl": "ours", "pass": "fwd", "error": "budget"})
-        else:
-            try:
-                o = torch.empty_like(q)
-                lse = torch.empty(case.b, case.h, case.s, device="cuda")
-                ms = do_bench(lambda: fwd_art.forward(q, k, v, out=o, lse=lse),
-                              return_mode="median")
-                results.append({**base, "impl": "ours", "pass": "fwd", "ms": ms,
-                                "artifact": fwd_art.path})
-                if bwd_art is not None and "fwd+bwd" in passes:
-                    def step():
-                        fwd_art.forward(q, k, v, out=o, lse=lse)
-                        bwd_art.backward(q, k, v, o, lse, do)
-                    ms = do_bench(step, return_mode="median")
-                    results.append({**base, "impl": "ours", "pass": "fwd+bwd", "ms": ms,
-                                    "artifact": bwd_art.path})
-            except Exception as e:  # report and go on
-                results.append({**base, "impl": "ours", "pass": "fwd", "error": str(e)[:300]})
-        # FlexAttention.
-        if flex is not None:
-            n = case.window
-
-            def mask_mod(b, h, qi, ki):
-                return (qi >= ki) & (qi - ki < n)
-
-            for pass_ in passes:
-                if left() < 0:
-                    results.append({**base, "impl": "flex", "pass": pass_, "error": "budget"})
-                    continue
-                try:
-                    t0 = time.time()
-                    bm = create_block_mask(mask_mod, None, None, case.s, case.s, device="cuda")
-                    if pass_ == "fwd":
-                        ms = do_bench(lambda: flex(q, k, v, block_mask=bm),
-                                      return_mode="median")
-                    else:
-                        qg, kg, vg = (t.detach().requires_grad_() for t in (q, k, v))
-
-                        def step():
-                            flex(qg, kg, vg, block_mask=bm).backward(do)
-                        ms = do_bench(step, grad_to_none=[qg, kg, vg], return_mode="median")
-                    results.append({**base, "impl": "flex", "pass": pass_, "ms": ms,
-                                    "setup_s": round(time.time() - t0, 1)})
-                except Exception as e:
-                    results.append({**base, "impl": "flex", "pass": pass_,
-                                    "error": str(e)[:300]})
-        for r in results:
-            if r["case"] == case.name and r["S"] == case.s and "printed" not in r:
-                r["printed"] = True
-                print(f"{r['impl']} {case.name} S={case.s} {r['pass']}: "
-                      f"{r.get('ms', r.get('error'))}")
-        del q, k, v, do
-        torch.cuda.empty_cache()
+    # Every forward first, then every forward+backward, so that a budget cut
+    # loses the least.
+    artifacts = {}
+    for pass_ in passes:
+        for case in cases:
+            measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left)
 
     write_report(args, cases, results, bw, device, torch.__version__, time.time() - start)
+
+
+def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
+    """Times ours and FlexAttention on one case and pass; appends to results."""
+    shape = (case.b, case.h, case.s, case.d)
+    gen = torch.Generator(device="cuda").manual_seed(case.s)
+    q, k, v, do = (torch.randn(shape, device="cuda", generator=gen).bfloat16()
+                   for _ in range(4))
+    base = {"case": case.name, "S": case.s, "pass": pass_}
+    # Ours.
+    if case.name not in artifacts:
+        explicit = args.ours_gptoss if case.name == "gpt-oss" else args.ours_heavy
+        artifacts[case.name] = find_artifacts(args.artifacts, case, explicit)
+    fwd_art, bwd_art = artifacts[case.name]
+    if fwd_art is None or (pass_ == "fwd+bwd" and bwd_art is None):
+        print(f"ours {case.name} S={case.s} {pass_}: no matching artifact in "
+              f"{args.artifacts}")
+    elif left() < 0:
+        results.append({**base, "impl": "ours", "error": "budget"})
+    else:
+        try:
+            o = torch.empty_like(q)
+            lse = torch.empty(case.b, case.h, case.s, device="cuda")
+            if pass_ == "fwd":
+                ms = do_bench(lambda: fwd_art.forward(q, k, v, out=o, lse=lse),
+                              return_mode="median")
+            else:
+                def step():
+                    fwd_art.forward(q, k, v, out=o, lse=lse)
+                    bwd_art.backward(q, k, v, o, lse, do)
+                ms = do_bench(step, return_mode="median")
+            results.append({**base, "impl": "ours", "ms": ms, "artifact": fwd_art.path})
+        except Exception as e:  # report and go on
+            results.append({**base, "impl": "ours", "error": str(e)[:300]})
+    # FlexAttention.
+    if flex is not None:
+        from torch.nn.attention.flex_attention import create_block_mask
+        n = case.window
+
+        def mask_mod(b, h, qi, ki):
+            return (qi >= ki) & (qi - ki < n)
+
+        if left() < 0:
+            results.append({**base, "impl": "flex", "error": "budget"})
+        else:
+            try:
+                t0 = time.time()
+                bm = create_block_mask(mask_mod, None, None, case.s, case.s, device="cuda")
+                if pass_ == "fwd":
+                    ms = do_bench(lambda: flex(q, k, v, block_mask=bm), return_mode="median")
+                else:
+                    qg, kg, vg = (t.detach().requires_grad_() for t in (q, k, v))
+
+                    def step():
+                        flex(qg, kg, vg, block_mask=bm).backward(do)
+                    ms = do_bench(step, grad_to_none=[qg, kg, vg], return_mode="median")
+                results.append({**base, "impl": "flex", "ms": ms,
+                                "setup_s": round(time.time() - t0, 1)})
+            except Exception as e:
+                results.append({**base, "impl": "flex", "error": str(e)[:300]})
+    for r in results:
+        if r["case"] == case.name and r["S"] == case.s and "printed" not in r:
+            r["printed"] = True
+            print(f"{r['impl']} {case.name} S={case.s} {r['pass']}: "
+                  f"{r.get('ms', r.get('error'))}" +
+                  (f" (setup {r['setup_s']} s)" if "setup_s" in r else ""))
+    del q, k, v, do
+    torch.cuda.empty_cache()
 
 
 def write_report(args, cases, results, bw, device, torch_version, elapsed):
@@ -264,9 +275,11 @@ def write_report(args, cases, results, bw, device, torch_version, elapsed):
                 r = get(case, impl, pass_)
                 if r is None:
                     continue
+                name = args.ours_label if impl == "ours" else impl
                 if "ms" not in r:
-                    lines.append(f"| {case.name} | {case.s} | {pass_} | {impl} | "
-                                 f"error: {r['error'][:80]} | | | | | |")
+                    error = " ".join(str(r["error"]).split()).replace("|", "/")[:100]
+                    lines.append(f"| {case.name} | {case.s} | {pass_} | {name} | "
+                                 f"error: {error} | | | | | |")
                     continue
                 ms = r["ms"]
                 tflops = case.flops(pass_) / (ms * 1e-3) / 1e12
@@ -278,7 +291,7 @@ def write_report(args, cases, results, bw, device, torch_version, elapsed):
                         ratios.append(f"{ms / a['ms']:.2f}")
                     else:
                         ratios.append("")
-                lines.append(f"| {case.name} | {case.s} | {pass_} | {impl} | {ms:.3f} | "
+                lines.append(f"| {case.name} | {case.s} | {pass_} | {name} | {ms:.3f} | "
                              f"{tflops:.0f} | {gbs:.0f} | {100 * gbs * 1e9 / bw:.0f}% | "
                              f"{ratios[0]} | {ratios[1]} |")
     text = "\n".join(lines) + "\n"
@@ -305,7 +318,8 @@ def plot(args, cases, results):
                          if r["case"] == "gpt-oss" and r["impl"] == impl
                          and r["pass"] == pass_ and "ms" in r)
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=impl)
+                label = args.ours_label if impl == "ours" else impl
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=label)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("S (tokens)")

@@ -12,6 +12,7 @@ Uses the test artifacts of runtime/tests/gpu (built by make_artifacts.sh):
 Exits non-zero on any failure. Usage: check_runtime.py [ARTIFACT_DIR]
 """
 
+import itertools
 import os
 import sys
 import time
@@ -146,8 +147,8 @@ def copy_thd():
     art = sdpa_runtime.Artifact(path)
     lens_q, lens_kv = [100, 0, 200, 1], [150, 50, 300, 0]
     hq, hkv = 16, 4
-    cu_q = torch.tensor([0] + list(torch.tensor(lens_q).cumsum(0)), dtype=torch.int32)
-    cu_kv = torch.tensor([0] + list(torch.tensor(lens_kv).cumsum(0)), dtype=torch.int32)
+    cu_q = torch.tensor([0] + list(itertools.accumulate(lens_q)), dtype=torch.int32)
+    cu_kv = torch.tensor([0] + list(itertools.accumulate(lens_kv)), dtype=torch.int32)
     tq, tkv = int(cu_q[-1]), int(cu_kv[-1])
     q = torch.randn(tq, hq, 64, device=dev).bfloat16()
     k = torch.randn(tkv, hkv, 64, device=dev).bfloat16()
