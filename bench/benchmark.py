@@ -168,7 +168,19 @@ def main():
 
     flex = None
     if "flex" in anchors:
+        import warnings
         from torch.nn.attention.flex_attention import flex_attention
+        # One static compile per shape and pass: 12 and more, past dynamo's
+        # default limit of 8, beyond which flex_attention silently runs eager
+        # (materializing the scores; seen on 2026-12-01: 150 ms and OOM).
+        for name in ("recompile_limit", "cache_size_limit"):
+            if hasattr(torch._dynamo.config, name):
+                setattr(torch._dynamo.config, name, 64)
+        if hasattr(torch._dynamo.config, "accumulated_recompile_limit"):
+            torch._dynamo.config.accumulated_recompile_limit = 512
+        # And should it still fall back, fail the cell instead of timing it.
+        warnings.filterwarnings("error", message=".*flex_attention called without "
+                                "torch.compile.*")
         flex = torch.compile(flex_attention, dynamic=False)
 
     # Every forward first, then every forward+backward, so that a budget cut
