@@ -303,3 +303,95 @@ TEST(Manifest, TheGpuTestManifestsParse) {
 }
 
 } // namespace
+
+namespace {
+
+/// The forward manifest exactly as the lowering writes it today
+/// (lib/Conversion/SdpaToGPU/KernelSpec.cpp, with `ptx` inserted after the
+/// header by sdpa-write-artifact): written out by hand here so that a change
+/// on either side shows up.
+TEST(Manifest, ParsesTheLoweringsForwardFormat) {
+  std::string text = "sdpa-artifact 1\n"
+                     "ptx bf16_d64_win127.ptx\n"
+                     "direction forward\n"
+                     "dtype bf16\n"
+                     "head_dim 64\n"
+                     "tile_q 128\n"
+                     "tile_kv 64\n"
+                     "band 127 0 top_left\n"
+                     "scale 0.125\n"
+                     "varlen 0\n"
+                     "kernel sdpa_fwd_kernel forward\n"
+                     "block 128 1 1\n"
+                     "shared_bytes 49152\n"
+                     "grid q_tiles heads_q batch\n";
+  for (const char *p : {"q", "k", "v", "o", "lse"})
+    text += std::string("param ") + p + " ptr\n";
+  for (const char *p : {"seq_q", "seq_kv", "heads_q", "heads_kv"})
+    text += std::string("param ") + p + " i32\n";
+  for (const char *t : {"q", "k", "v", "o"})
+    for (const char *d : {"b", "h", "s"})
+      text += std::string("param ") + t + "_stride_" + d + " i64\n";
+  text += "param lse_stride_b i64\nparam lse_stride_h i64\n";
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  EXPECT_EQ(m.kernels[0].params.size(), 23u);
+}
+
+/// The deterministic backward as the backward lowering writes it
+/// (lib/Conversion/SdpaGradToGPU/BackwardSpec.cpp), scale printed %.17g.
+TEST(Manifest, ParsesTheLoweringsBackwardFormat) {
+  auto strides = [](std::initializer_list<const char *> tensors) {
+    std::string s;
+    for (const char *t : tensors)
+      for (const char *d : {"b", "h", "s"})
+        s += std::string("param ") + t + "_stride_" + d + " i64\n";
+    return s;
+  };
+  std::string text =
+      "sdpa-artifact 1\n"
+      "ptx bwd.ptx\n"
+      "direction backward\n"
+      "dtype f16\n"
+      "head_dim 128\n"
+      "tile_q 64\n"
+      "tile_kv 64\n"
+      "band 4095 0 bottom_right\n"
+      "scale 0.088388347648331548\n"
+      "varlen 0\n"
+      "deterministic 1\n"
+      "kernel sdpa_bwd_preprocess bwd_preprocess\n"
+      "block 128 1 1\n"
+      "shared_bytes 0\n"
+      "grid q_tiles heads_q batch\n"
+      "param o ptr\nparam do ptr\nparam delta ptr\nparam dq_accum ptr\n"
+      "param relay_counters ptr\nparam seq_q i32\nparam heads_q i32\n" +
+      strides({"o", "do"}) +
+      "kernel sdpa_bwd_main bwd_main\n"
+      "block 256 1 1\n"
+      "shared_bytes 98304\n"
+      "grid kv_tiles heads_kv batch\n"
+      "param q ptr\nparam k ptr\nparam v ptr\nparam do ptr\nparam lse ptr\n"
+      "param delta ptr\nparam dq_accum ptr\nparam dk ptr\nparam dv ptr\n"
+      "param relay_counters ptr\n"
+      "param seq_q i32\nparam seq_kv i32\nparam heads_q i32\n"
+      "param heads_kv i32\n" +
+      strides({"q", "k", "v", "do", "dk", "dv"}) +
+      "param lse_stride_b i64\nparam lse_stride_h i64\n"
+      "kernel sdpa_bwd_dq_convert bwd_dq_convert\n"
+      "block 128 1 1\n"
+      "shared_bytes 0\n"
+      "grid q_tiles heads_q batch\n"
+      "param dq_accum ptr\nparam dq ptr\nparam seq_q i32\nparam heads_q i32\n" +
+      strides({"dq"});
+  Manifest m;
+  std::string error;
+  ASSERT_TRUE(parseManifest(text, m, error)) << error;
+  ASSERT_EQ(m.kernels.size(), 3u);
+  EXPECT_TRUE(m.deterministic);
+  EXPECT_EQ(m.findKernel(KernelRole::BwdMain)->params.size(), 34u);
+  EXPECT_NEAR(m.scale, 0.0883883476f, 1e-9);
+}
+
+} // namespace
