@@ -57,3 +57,37 @@ def reference(q, k, v, left, right, align, scale):
         outs.append(p @ vi)
         lses.append(lse)
     return torch.stack(outs), torch.stack(lses)
+
+
+def reference_grads(q, k, v, do, left, right, align, scale):
+    """dQ, dK, dV (float64) by SEMANTICS.md section 2, for bhsd tensors.
+
+    P = softmax of the masked scores (rows that see no key: P = 0), dV = P^T dO,
+    dP = dO V^T, Delta = rowsum(dO * O), dS = P * (dP - Delta),
+    dQ = scale dS K, dK = scale dS^T Q; a kv head's dK, dV sum its query heads.
+    Written from the formulas, not through autograd (whose logsumexp gradient
+    is NaN on rows that see nothing).
+    """
+    b, hq, sq, d = q.shape
+    hkv, skv = k.shape[1], k.shape[2]
+    g = hq // hkv
+    mask = band_mask(sq, skv, left, right, align, q.device)
+    dqs, dks, dvs = [], [], []
+    for i in range(b):
+        qi, doi = q[i].double(), do[i].double()
+        ki = k[i].double().repeat_interleave(g, dim=0)
+        vi = v[i].double().repeat_interleave(g, dim=0)
+        s = (scale * (qi @ ki.transpose(-1, -2))).masked_fill(~mask, -math.inf)
+        lse = torch.logsumexp(s, dim=-1, keepdim=True)
+        p = torch.exp(s - lse.masked_fill(lse == -math.inf, 0)).masked_fill(~mask, 0)
+        o = p @ vi
+        dv = p.transpose(-1, -2) @ doi
+        dp = doi @ vi.transpose(-1, -2)
+        delta = (doi * o).sum(-1, keepdim=True)
+        ds = p * (dp - delta)
+        dq = scale * (ds @ ki)
+        dk = scale * (ds.transpose(-1, -2) @ qi)
+        dqs.append(dq)
+        dks.append(dk.reshape(hkv, g, skv, d).sum(1))
+        dvs.append(dv.reshape(hkv, g, skv, d).sum(1))
+    return torch.stack(dqs), torch.stack(dks), torch.stack(dvs)

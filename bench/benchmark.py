@@ -16,7 +16,8 @@ warm-up; JAX: per-call wall time around block_until_ready). TFLOP/s count the
 visible cells only (fwd 4*D flops per cell, fwd+bwd 14*D: 2 + 5 matmuls);
 GB/s count Q, K, V, O once in the forward and additionally Q, K, V, O, dO read
 and dQ, dK, dV written in the backward, against the measured device copy
-bandwidth. Ratios are ours/anchor time (< 1: we are faster).
+bandwidth. Ratios are ours/anchor time (< 1: we are faster). A deterministic backward artifact is
+timed as "ours-det".
 
 Writes benchmark.md, benchmark.json and benchmark.png to --out.
 """
@@ -24,7 +25,6 @@ Writes benchmark.md, benchmark.json and benchmark.png to --out.
 import argparse
 import glob
 import json
-import math
 import os
 import subprocess
 import sys
@@ -74,9 +74,9 @@ def parse_args():
 
 
 def find_artifacts(directory, case, explicit):
-    """(forward, backward) Artifact objects matching the case, or None."""
+    """(forward, backward, deterministic backward) Artifacts matching the case."""
     import sdpa_runtime
-    fwd = bwd = None
+    found = {"fwd": None, "bwd": None, "det": None}
     paths = [explicit] if explicit else sorted(glob.glob(os.path.join(directory, "*.manifest")))
     for path in paths:
         try:
@@ -89,11 +89,11 @@ def find_artifacts(directory, case, explicit):
                              and art.right == 0)
         if not match:
             continue
-        if art.direction == "forward" and fwd is None:
-            fwd = art
-        elif art.direction == "backward" and bwd is None and not art.deterministic:
-            bwd = art
-    return fwd, bwd
+        slot = ("fwd" if art.direction == "forward"
+                else "det" if art.deterministic else "bwd")
+        if found[slot] is None:
+            found[slot] = art
+    return found["fwd"], found["bwd"], found["det"]
 
 
 def copy_bandwidth(torch, do_bench):
@@ -102,7 +102,7 @@ def copy_bandwidth(torch, do_bench):
     src = torch.empty(n, dtype=torch.bfloat16, device="cuda").normal_()
     dst = torch.empty_like(src)
     ms = do_bench(lambda: dst.copy_(src), warmup=50, rep=300, return_mode="median")
-    del src, dst
+    src = dst = None
     torch.cuda.empty_cache()
     return 2 * n * 2 / (ms * 1e-3)
 
@@ -189,6 +189,7 @@ def main():
     for pass_ in passes:
         for case in cases:
             measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left)
+            torch.cuda.empty_cache()
 
     write_report(args, cases, results, bw, device, torch.__version__, time.time() - start)
 
@@ -204,13 +205,16 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
     if case.name not in artifacts:
         explicit = args.ours_gptoss if case.name == "gpt-oss" else args.ours_heavy
         artifacts[case.name] = find_artifacts(args.artifacts, case, explicit)
-    fwd_art, bwd_art = artifacts[case.name]
-    if fwd_art is None or (pass_ == "fwd+bwd" and bwd_art is None):
-        print(f"ours {case.name} S={case.s} {pass_}: no matching artifact in "
-              f"{args.artifacts}")
-    elif left() < 0:
-        results.append({**base, "impl": "ours", "error": "budget"})
-    else:
+    fwd_art, bwd_art, det_art = artifacts[case.name]
+    variants = [("ours", bwd_art)] if pass_ == "fwd" else [("ours", bwd_art), ("ours-det", det_art)]
+    for impl, bwd in variants:
+        if fwd_art is None or (pass_ == "fwd+bwd" and bwd is None):
+            print(f"{impl} {case.name} S={case.s} {pass_}: no matching artifact in "
+                  f"{args.artifacts}")
+            continue
+        if left() < 0:
+            results.append({**base, "impl": impl, "error": "budget"})
+            continue
         try:
             o = torch.empty_like(q)
             lse = torch.empty(case.b, case.h, case.s, device="cuda")
@@ -218,13 +222,13 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
                 ms = do_bench(lambda: fwd_art.forward(q, k, v, out=o, lse=lse),
                               return_mode="median")
             else:
-                def step():
+                def step(bwd=bwd):
                     fwd_art.forward(q, k, v, out=o, lse=lse)
-                    bwd_art.backward(q, k, v, o, lse, do)
+                    bwd.backward(q, k, v, o, lse, do)
                 ms = do_bench(step, return_mode="median")
-            results.append({**base, "impl": "ours", "ms": ms, "artifact": fwd_art.path})
+            results.append({**base, "impl": impl, "ms": ms, "artifact": fwd_art.path})
         except Exception as e:  # report and go on
-            results.append({**base, "impl": "ours", "error": str(e)[:300]})
+            results.append({**base, "impl": impl, "error": str(e)[:300]})
     # FlexAttention.
     if flex is not None:
         from torch.nn.attention.flex_attention import create_block_mask
@@ -257,8 +261,6 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
             print(f"{r['impl']} {case.name} S={case.s} {r['pass']}: "
                   f"{r.get('ms', r.get('error'))}" +
                   (f" (setup {r['setup_s']} s)" if "setup_s" in r else ""))
-    del q, k, v, do
-    torch.cuda.empty_cache()
 
 
 def write_report(args, cases, results, bw, device, torch_version, elapsed):
@@ -283,11 +285,11 @@ def write_report(args, cases, results, bw, device, torch_version, elapsed):
     ]
     for case in cases:
         for pass_ in ("fwd", "fwd+bwd"):
-            for impl in ("ours", "flex", "jax-cudnn"):
+            for impl in ("ours", "ours-det", "flex", "jax-cudnn"):
                 r = get(case, impl, pass_)
                 if r is None:
                     continue
-                name = args.ours_label if impl == "ours" else impl
+                name = args.ours_label + impl[4:] if impl.startswith("ours") else impl
                 if "ms" not in r:
                     error = " ".join(str(r["error"]).split()).replace("|", "/")[:100]
                     lines.append(f"| {case.name} | {case.s} | {pass_} | {name} | "
@@ -299,7 +301,7 @@ def write_report(args, cases, results, bw, device, torch_version, elapsed):
                 ratios = []
                 for anchor in ("flex", "jax-cudnn"):
                     a = get(case, anchor, pass_)
-                    if impl == "ours" and a and "ms" in a:
+                    if impl.startswith("ours") and a and "ms" in a:
                         ratios.append(f"{ms / a['ms']:.2f}")
                     else:
                         ratios.append("")
@@ -325,12 +327,13 @@ def plot(args, cases, results):
         return
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, pass_ in zip(axes, ("fwd", "fwd+bwd")):
-        for impl, style in (("ours", "o-"), ("flex", "s--"), ("jax-cudnn", "^:")):
+        for impl, style in (("ours", "o-"), ("ours-det", "d-"), ("flex", "s--"),
+                            ("jax-cudnn", "^:")):
             pts = sorted((r["S"], r["ms"]) for r in results
                          if r["case"] == "gpt-oss" and r["impl"] == impl
                          and r["pass"] == pass_ and "ms" in r)
             if pts:
-                label = args.ours_label if impl == "ours" else impl
+                label = args.ours_label + impl[4:] if impl.startswith("ours") else impl
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=label)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")

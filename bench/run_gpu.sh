@@ -2,14 +2,16 @@
 # One entry point for the GPU machine: build the runtime, run its tests, check
 # the forward artifacts and benchmark them against the anchors. Every step
 # runs under a timeout; logs and results go to $OUT (8 files at most come
-# back from the device: logs.txt, summary.txt and the steps' own results).
+# back from the device: logs.txt, summary.txt, check_forward.md,
+# check_backward.md, benchmark.{md,json,png}).
 #
 #   OUT=/tmp/out bench/run_gpu.sh                 # every step
 #   STEPS="build test runtime anchors" bench/run_gpu.sh
 #
 # Steps: build (cmake + ninja of runtime/), test (ctest, with the probe
 # artifact), runtime (bench/check_runtime.py), selftest (check_forward.py
-# --self-test --quick), check (check_forward.py on $ARTIFACTS), bench
+# --self-test --quick), check (check_forward.py on $ARTIFACTS), checkbwd
+# (check_backward.py on $ARTIFACTS: gradients, determinism), bench
 # (benchmark.py, ours + anchors), anchors (benchmark.py, anchors only, for
 # when no kernel artifact exists yet).
 # Environment: ARTIFACTS (default .artifacts/kernels), TEST_ARTIFACTS
@@ -19,7 +21,7 @@ set -u
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/sdpa-gpu-out}"
 mkdir -p "$OUT"
-STEPS="${STEPS:-build test runtime check bench}"
+STEPS="${STEPS:-build test runtime check checkbwd bench}"
 ARTIFACTS="${ARTIFACTS:-.artifacts/kernels}"
 TEST_ARTIFACTS="${TEST_ARTIFACTS:-.artifacts/runtime-test}"
 BUILD=/tmp/sdpa-build-runtime
@@ -71,6 +73,8 @@ for s in $STEPS; do
     step selftest 300 python3 bench/check_forward.py --self-test --quick --out "$OUT" ;;
   check)
     step check 600 python3 bench/check_forward.py --artifacts "$ARTIFACTS" --out "$OUT" ;;
+  checkbwd)
+    step checkbwd 600 python3 bench/check_backward.py --artifacts "$ARTIFACTS" --out "$OUT" ;;
   bench)
     step bench 900 python3 bench/benchmark.py --artifacts "$ARTIFACTS" --out "$OUT" ${BENCH_ARGS:-} ;;
   anchors)

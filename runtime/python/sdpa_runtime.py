@@ -294,16 +294,22 @@ class Artifact:
 
     def backward(self, q, k, v, o, lse, do, layout="bhsd", cu_seqlens_q=None,
                  cu_seqlens_kv=None, max_seqlen_q=None, max_seqlen_kv=None,
-                 stream=None, check_offsets=True):
-        """dQ, dK, dV; allocates the workspaces the artifact needs."""
+                 stream=None, check_offsets=True, dq=None, dk=None, dv=None):
+        """dQ, dK, dV; allocates the workspaces the artifact needs.
+
+        dq/dk/dv may be given to write into existing tensors.
+        """
         import torch
         if layout not in LAYOUTS:
             raise SdpaError(1, f"layout: unknown layout '{layout}' (bhsd, bshd, thd)")
         args = BackwardArgs()
         args.layout = LAYOUTS[layout]
-        dq = torch.empty(q.shape, dtype=q.dtype, device=q.device)
-        dk = torch.empty(k.shape, dtype=k.dtype, device=k.device)
-        dv = torch.empty(v.shape, dtype=v.dtype, device=v.device)
+        if dq is None:
+            dq = torch.empty(q.shape, dtype=q.dtype, device=q.device)
+        if dk is None:
+            dk = torch.empty(k.shape, dtype=k.dtype, device=k.device)
+        if dv is None:
+            dv = torch.empty(v.shape, dtype=v.dtype, device=v.device)
         for name, t in (("q", q), ("k", k), ("v", v), ("o", o), ("lse", lse),
                         ("dout", do), ("dq", dq), ("dk", dk), ("dv", dv)):
             setattr(args, name, _desc(t))
