@@ -11,7 +11,8 @@
 # Steps: build (cmake + ninja of runtime/), test (ctest, with the probe
 # artifact), runtime (bench/check_runtime.py), selftest (check_forward.py
 # --self-test --quick), check (check_forward.py on $ARTIFACTS), checkbwd
-# (check_backward.py on $ARTIFACTS: gradients, determinism), bench
+# (check_backward.py on $ARTIFACTS: gradients, determinism), sanitize
+# (compute-sanitizer memcheck + racecheck, bench/sanitize_small.py), bench
 # (benchmark.py, ours + anchors), anchors (benchmark.py, anchors only, for
 # when no kernel artifact exists yet).
 # Environment: ARTIFACTS (default .artifacts/kernels), TEST_ARTIFACTS
@@ -21,8 +22,10 @@ set -u
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/sdpa-gpu-out}"
 mkdir -p "$OUT"
-STEPS="${STEPS:-build test runtime check checkbwd bench}"
+STEPS="${STEPS:-build test runtime check checkbwd sanitize bench}"
 ARTIFACTS="${ARTIFACTS:-.artifacts/kernels}"
+# test/Integration/check_forward.py gen writes to .artifacts/kernel.
+[ -d "$ARTIFACTS" ] || [ ! -d .artifacts/kernel ] || ARTIFACTS=.artifacts/kernel
 TEST_ARTIFACTS="${TEST_ARTIFACTS:-.artifacts/runtime-test}"
 BUILD=/tmp/sdpa-build-runtime
 LOG="$OUT/logs.txt"
@@ -36,6 +39,7 @@ step() { # name timeout command...
   local name=$1 limit=$2
   shift 2
   local var="T_${name^^}"
+  var="${var//-/_}"
   limit="${!var:-$limit}"
   echo "===== $name ($(date -u +%H:%M:%S), limit ${limit}s): $*" | tee -a "$LOG"
   local t0=$SECONDS
@@ -75,12 +79,22 @@ for s in $STEPS; do
     step check 600 python3 bench/check_forward.py --artifacts "$ARTIFACTS" --out "$OUT" ;;
   checkbwd)
     step checkbwd 600 python3 bench/check_backward.py --artifacts "$ARTIFACTS" --out "$OUT" ;;
+  sanitize)
+    # compute-sanitizer over every artifact on small shapes (and the copy
+    # kernels, which show that the tool ran); only kernels named *sdpa*.
+    filter="--kernel-name kns=sdpa"
+    compute-sanitizer --help 2>/dev/null | grep -q -- "--kernel-name" || filter="--filter kns=sdpa"
+    for tool in memcheck racecheck; do
+      step "sanitize-$tool" 600 compute-sanitizer --tool "$tool" $filter --error-exitcode 9 \
+        python3 bench/sanitize_small.py "$TEST_ARTIFACTS" "$ARTIFACTS"
+    done ;;
   bench)
     step bench 900 python3 bench/benchmark.py --artifacts "$ARTIFACTS" --out "$OUT" ${BENCH_ARGS:-} ;;
   anchors)
     step anchors 600 python3 bench/benchmark.py --artifacts /nonexistent --out "$OUT" ${BENCH_ARGS:-} ;;
   *)
-    echo "unknown step '$s'" | tee -a "$SUMMARY" ;;
+    echo "unknown step '$s'" | tee -a "$SUMMARY"
+    failed=1 ;;
   esac
 done
 echo "===== done: $( [ $failed -eq 0 ] && echo all steps passed || echo SOME STEPS FAILED)" | tee -a "$SUMMARY" "$LOG"
