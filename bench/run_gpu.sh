@@ -17,12 +17,15 @@
 # when no kernel artifact exists yet).
 # Environment: ARTIFACTS (default .artifacts/kernels), TEST_ARTIFACTS
 # (default .artifacts/runtime-test), BENCH_ARGS (extra benchmark.py args),
-# T_<STEP> (a step's timeout in seconds).
+# T_<STEP> (a step's timeout in seconds), DEADLINE (seconds for the whole
+# script, default 570: steps are trimmed to it, and skipped once it is near).
 set -u
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/sdpa-gpu-out}"
 mkdir -p "$OUT"
-STEPS="${STEPS:-build test runtime check checkbwd sanitize bench}"
+STEPS="${STEPS:-build test runtime check bench checkbwd sanitize}"
+# Seconds for the whole script (the device tool allows 600 per command).
+DEADLINE="${DEADLINE:-570}"
 ARTIFACTS="${ARTIFACTS:-.artifacts/kernels}"
 # test/Integration/check_forward.py gen writes to .artifacts/kernel.
 [ -d "$ARTIFACTS" ] || [ ! -d .artifacts/kernel ] || ARTIFACTS=.artifacts/kernel
@@ -41,6 +44,14 @@ step() { # name timeout command...
   local var="T_${name^^}"
   var="${var//-/_}"
   limit="${!var:-$limit}"
+  # Never run past the whole call's deadline: trim the step, or skip it.
+  local remaining=$((DEADLINE - SECONDS - 10))
+  if [ $remaining -lt 15 ]; then
+    echo "step $name: SKIPPED (deadline ${DEADLINE}s reached)" | tee -a "$SUMMARY" "$LOG"
+    failed=1
+    return 0
+  fi
+  [ "$limit" -gt $remaining ] && limit=$remaining
   echo "===== $name ($(date -u +%H:%M:%S), limit ${limit}s): $*" | tee -a "$LOG"
   local t0=$SECONDS
   timeout --kill-after=10 "$limit" "$@" >>"$LOG" 2>&1
