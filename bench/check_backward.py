@@ -140,9 +140,17 @@ def main():
             rows.append((name, *shape, *errs,
                          "" if repeat is None else ("yes" if repeat else "NO"),
                          problem or "ok"))
+            print(*rows[-1], sep="  ", flush=True)
+        if rows:  # after every artifact, so that a timeout keeps what was done
+            write_report(args, rows, failures)
     if not rows:
         print(f"no backward artifacts in {args.artifacts}")
         return 1
+    print(write_report(args, rows, failures))
+    return 1 if failures else 0
+
+
+def write_report(args, rows, failures):
     text = (f"# Backward check {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n"
             f"Device: {torch.cuda.get_device_name()}; torch {torch.__version__}; command: "
             f"`{' '.join(sys.argv)}`.\nErrors are max|x - ref| / max|ref| against float64; "
@@ -154,8 +162,7 @@ def main():
             + f"\n{failures} failure(s) in {len(rows)} cases.\n")
     with open(os.path.join(args.out, "check_backward.md"), "w") as f:
         f.write(text)
-    print(text)
-    return 1 if failures else 0
+    return text
 
 
 if __name__ == "__main__":

@@ -143,6 +143,7 @@ def run_artifact(art, quick, gen, rows):
             failures += not ok
             rows.append((art.path, layout, b, f"{hq}/{hkv}", str(sq), str(skv), eo, el, ne,
                          "ok" if ok else (err or "tolerance")))
+            print(*rows[-1], sep="  ", flush=True)
     else:
         for lens_q, lens_kv in thd_cases(art.left):
             hq, hkv = 16, 4
@@ -176,6 +177,7 @@ def run_artifact(art, quick, gen, rows):
             rows.append((art.path, "thd", len(lens_q), f"{hq}/{hkv}",
                          ",".join(map(str, lens_q)), ",".join(map(str, lens_kv)),
                          eo, el, ne, "ok" if ok else (err or "tolerance")))
+            print(*rows[-1], sep="  ", flush=True)
     return failures
 
 
@@ -213,20 +215,25 @@ def main():
     for art in arts:
         t0 = time.time()
         failures += run_artifact(art, args.quick, gen, rows)
-        print(f"{art.path}: {time.time() - t0:.1f} s")
+        print(f"{art.path}: {time.time() - t0:.1f} s", flush=True)
+        # Written after every artifact, so that a timeout keeps what was done.
+        text = report(rows, failures)
+        with open(os.path.join(args.out, "check_forward.md"), "w") as f:
+            f.write(text)
+    print(text)
+    return 1 if failures else 0
+
+
+def report(rows, failures):
     header = ("| artifact | layout | B/segs | Hq/Hkv | s_q | s_kv | O err | LSE err "
               "| -inf rows | result |\n|---|---|---|---|---|---|---|---|---|---|\n")
     body = "".join(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} | {r[5]} | {r[6]:.2e} | "
                    f"{r[7]:.2e} | {r[8]} | {r[9]} |\n" for r in rows)
-    text = (f"# Forward check {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n"
+    return (f"# Forward check {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n"
             f"Device: {torch.cuda.get_device_name()}; torch {torch.__version__}; "
             f"command: `{' '.join(sys.argv)}`.\nO err = max|O - ref| / max|ref|; LSE err = "
             f"max|LSE - ref| on rows that see keys; tolerances O {TOL_O}, LSE {TOL_LSE}.\n\n"
             + header + body + f"\n{failures} failure(s) in {len(rows)} cases.\n")
-    with open(os.path.join(args.out, "check_forward.md"), "w") as f:
-        f.write(text)
-    print(text)
-    return 1 if failures else 0
 
 
 if __name__ == "__main__":
