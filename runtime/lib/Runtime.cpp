@@ -240,9 +240,17 @@ void sdpaArtifactDestroy(SdpaArtifact *artifact) {
   if (!artifact)
     return;
   std::string error;
-  if (const CudaDriver *cuda = getCudaDriver(error))
+  const CudaDriver *cuda =
+      artifact->modules.empty() ? nullptr : getCudaDriver(error);
+  if (cuda) {
+    // Each module is unloaded in its own context; the caller's is restored.
+    CUcontext current = nullptr;
+    cuda->cuCtxGetCurrent(&current);
     for (LoadedModule &m : artifact->modules)
-      cuda->cuModuleUnload(m.module);
+      if (cuda->cuCtxSetCurrent(m.context) == kCudaSuccess)
+        cuda->cuModuleUnload(m.module);
+    cuda->cuCtxSetCurrent(current);
+  }
   delete artifact;
 }
 
