@@ -171,6 +171,20 @@ def _desc(t):
     return d
 
 
+def _check_devices(**tensors):
+    """All given tensors must live on one CUDA device (the runtime cannot tell
+    a host address from a device one)."""
+    device = None
+    for name, t in tensors.items():
+        if t is None:
+            continue
+        if t.device.type != "cuda":
+            raise SdpaError(1, f"{name}: expected a CUDA tensor, got one on {t.device}")
+        if device is not None and t.device != device:
+            raise SdpaError(1, f"{name}: on {t.device}, but q is on {device}")
+        device = device or t.device
+
+
 def _stream_of(t, stream):
     import torch
     if stream is None:
@@ -236,6 +250,9 @@ class Artifact:
             raise SdpaError(1, "cu_seqlens_q/cu_seqlens_kv: required for layout thd")
         host_q = cu_q.to("cpu", torch.int32).contiguous()
         host_kv = cu_kv.to("cpu", torch.int32).contiguous()
+        # Offsets given on the host are copied to q's device.
+        cu_q = cu_q if cu_q.device == q.device else cu_q.to(q.device)
+        cu_kv = cu_kv if cu_kv.device == q.device else cu_kv.to(q.device)
         if max_q is None:
             max_q = int((host_q[1:] - host_q[:-1]).max()) if host_q.numel() > 1 else 0
         if max_kv is None:
@@ -244,7 +261,7 @@ class Artifact:
         args.cu_seqlens_kv = _desc(cu_kv)
         args.max_seqlen_q = max_q
         args.max_seqlen_kv = max_kv
-        keep = (host_q, host_kv)
+        keep = (host_q, host_kv, cu_q, cu_kv)
         if check_offsets:
             i32p = ctypes.POINTER(ctypes.c_int32)
             args.host_cu_seqlens_q = ctypes.cast(host_q.data_ptr(), i32p)
@@ -274,6 +291,7 @@ class Artifact:
             else:
                 shape = (q.shape[1], q.shape[0]) if q.dim() == 3 else ()
             lse = torch.empty(shape, dtype=torch.float32, device=q.device)
+        _check_devices(q=q, k=k, v=v, o=out, lse=lse)
         args = ForwardArgs()
         args.layout = LAYOUTS[layout]
         args.q, args.k, args.v, args.o, args.lse = map(_desc, (q, k, v, out, lse))
@@ -310,6 +328,7 @@ class Artifact:
             dk = torch.empty(k.shape, dtype=k.dtype, device=k.device)
         if dv is None:
             dv = torch.empty(v.shape, dtype=v.dtype, device=v.device)
+        _check_devices(q=q, k=k, v=v, o=o, lse=lse, do=do, dq=dq, dk=dk, dv=dv)
         for name, t in (("q", q), ("k", k), ("v", v), ("o", o), ("lse", lse),
                         ("dout", do), ("dq", dq), ("dk", dk), ("dv", dv)):
             setattr(args, name, _desc(t))
