@@ -68,6 +68,9 @@ def parse_args():
                    help="seconds; measurements past it are skipped with a note")
     p.add_argument("--ours-gptoss", help="forward manifest for the gpt-oss case")
     p.add_argument("--ours-heavy", help="forward manifest for the heavy case")
+    p.add_argument("--graph", action="store_true",
+                   help="time forwards as CUDA graph replays (no host overhead; "
+                        "triton.testing.do_bench_cudagraph)")
     p.add_argument("--ours-label", default="ours",
                    help="name of our rows in the report (e.g. for a harness check)")
     return p.parse_args()
@@ -196,6 +199,14 @@ def main():
 
 def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
     """Times ours and FlexAttention on one case and pass; appends to results."""
+    def time_fwd(fn):
+        if args.graph:
+            from triton.testing import do_bench_cudagraph
+            fn()  # compile / load outside the capture
+            torch.cuda.synchronize()
+            return do_bench_cudagraph(fn, return_mode="median")
+        return do_bench(fn, return_mode="median")
+
     shape = (case.b, case.h, case.s, case.d)
     gen = torch.Generator(device="cuda").manual_seed(case.s)
     q, k, v, do = (torch.randn(shape, device="cuda", generator=gen).bfloat16()
@@ -219,8 +230,7 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
             o = torch.empty_like(q)
             lse = torch.empty(case.b, case.h, case.s, device="cuda")
             if pass_ == "fwd":
-                ms = do_bench(lambda: fwd_art.forward(q, k, v, out=o, lse=lse),
-                              return_mode="median")
+                ms = time_fwd(lambda: fwd_art.forward(q, k, v, out=o, lse=lse))
             else:
                 def step(bwd=bwd):
                     fwd_art.forward(q, k, v, out=o, lse=lse)
@@ -244,7 +254,7 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
                 t0 = time.time()
                 bm = create_block_mask(mask_mod, None, None, case.s, case.s, device="cuda")
                 if pass_ == "fwd":
-                    ms = do_bench(lambda: flex(q, k, v, block_mask=bm), return_mode="median")
+                    ms = time_fwd(lambda: flex(q, k, v, block_mask=bm))
                 else:
                     qg, kg, vg = (t.detach().requires_grad_() for t in (q, k, v))
 
@@ -275,7 +285,7 @@ def write_report(args, cases, results, bw, device, torch_version, elapsed):
         "",
         f"Device: {device}; torch {torch_version}; measured copy bandwidth "
         f"{bw / 1e12:.2f} TB/s (read + write). Command: `{' '.join(sys.argv)}` "
-        f"({elapsed:.0f} s).",
+        f"({elapsed:.0f} s)." + (" Forwards timed as CUDA graph replays." if args.graph else ""),
         "",
         "Median ms. TFLOP/s on visible cells; GB/s over the minimal tensor traffic "
         "and its share of the copy bandwidth; ratio = ours / anchor (< 1: ours faster).",

@@ -185,6 +185,23 @@ def _check_devices(**tensors):
         device = device or t.device
 
 
+class _NoGuard:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _device_guard(device):
+    """torch.cuda.device(device), skipped when it is already current (the
+    guard costs microseconds per call)."""
+    import torch
+    if device.index is None or device.index == torch.cuda.current_device():
+        return _NoGuard()
+    return torch.cuda.device(device)
+
+
 def _stream_of(t, stream):
     import torch
     if stream is None:
@@ -302,7 +319,7 @@ class Artifact:
         elif cu_seqlens_q is not None or cu_seqlens_kv is not None:
             args.cu_seqlens_q = _desc(cu_seqlens_q)
             args.cu_seqlens_kv = _desc(cu_seqlens_kv)
-        with torch.cuda.device(q.device):
+        with _device_guard(q.device):
             _check(self._lib, self._lib.sdpaForward(self._handle, ctypes.byref(args),
                                                     _stream_of(q, stream)))
         del keep
@@ -344,7 +361,7 @@ class Artifact:
         counters = torch.empty(sizes.relay_counter_elements, dtype=torch.int32,
                                device=q.device)
         args.dq_accum, args.delta, args.relay_counters = map(_desc, (dq_accum, delta, counters))
-        with torch.cuda.device(q.device):
+        with _device_guard(q.device):
             _check(self._lib, self._lib.sdpaBackward(self._handle, ctypes.byref(args),
                                                      _stream_of(q, stream)))
         del keep
