@@ -1,0 +1,111 @@
+//===- Import.h - Shared pieces of the StableHLO importer -------*- C++ -*-===//
+//
+// What the three importers (cuDNN custom calls, composites, decomposed
+// graphs) share: the attributes of the sdpa op they build, the shape checks
+// that keep the built op valid, and the absorption of layout transposes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_LIB_IMPORT_IMPORT_H
+#define SDPADIALECT_LIB_IMPORT_IMPORT_H
+
+#include "SdpaDialect/Analysis/Band.h"
+#include "SdpaDialect/SdpaOps.h"
+#include "SdpaDialect/StableHLO/StablehloDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::sdpa::import {
+
+/// The attributes of an sdpa op the importer builds.
+struct AttentionSpec {
+  Band band;
+  std::optional<double> scale;
+  Layout layout = Layout::bhsd;
+  bool deterministic = false;
+};
+
+/// Why query, key and value of these types cannot be the operands of an sdpa
+/// op in `layout` (rank, element type f16/bf16, sizes, GQA divisibility), or
+/// nullopt when they can.
+std::optional<std::string> checkOperandTypes(Layout layout, Type query,
+                                             Type key, Type value);
+
+/// The lse type of an sdpa op with this query in `layout`: f32 [B, Hq, Sq].
+RankedTensorType getLseType(Layout layout, RankedTensorType query);
+
+/// `[B, S, H, D]` <-> `[B, H, S, D]`: the permutation between bshd and bhsd.
+ArrayRef<int64_t> getSwapSeqHeadsPermutation();
+
+/// Replaces the uses of `old` by `replacement`, where `old` equals
+/// `stablehlo.transpose(replacement, dims = perm)`. A user that is itself a
+/// transpose undoing `perm` is absorbed (its uses take `replacement`); any
+/// other user reads one new transpose. An identity `perm` replaces directly.
+void replaceTransposed(RewriterBase &rewriter, Value old, Value replacement,
+                       ArrayRef<int64_t> perm);
+
+/// Builds sdpa.attention with `spec`.
+AttentionOp createAttention(OpBuilder &builder, Location loc, Value query,
+                            Value key, Value value, ValueRange seqlens,
+                            const AttentionSpec &spec);
+
+/// Builds sdpa.attention_grad with `spec`.
+AttentionGradOp createAttentionGrad(OpBuilder &builder, Location loc,
+                                    Value query, Value key, Value value,
+                                    Value output, Value gradOutput, Value lse,
+                                    ValueRange seqlens,
+                                    const AttentionSpec &spec);
+
+/// The band as `left = .., right = .., align = ..` for remarks.
+std::string describe(const Band &band);
+
+//===----------------------------------------------------------------------===//
+// cuDNN custom calls (CudnnCustomCall.cpp)
+//===----------------------------------------------------------------------===//
+
+/// A cuDNN attention custom call that can be imported, and how.
+struct CudnnCall {
+  shlo::CustomCallOp op;
+  bool backward = false;
+  /// PADDING / PADDING_CAUSAL: the call carries per-batch lengths operands.
+  bool padding = false;
+  AttentionSpec spec;
+};
+
+/// Whether the custom call targets cuDNN's fused attention (any variant).
+bool isCudnnAttentionTarget(StringRef target);
+
+/// Reads `op`'s target, backend_config, operands and results. Emits an error
+/// naming what is unsupported or malformed and fails if it cannot be
+/// imported exactly.
+FailureOr<CudnnCall> analyzeCudnnCall(shlo::CustomCallOp op);
+
+/// Replaces the call by the sdpa op; the operands are read at this point
+/// (earlier imports may have replaced them).
+void importCudnnCall(RewriterBase &rewriter, const CudnnCall &call);
+
+//===----------------------------------------------------------------------===//
+// Composites (Composite.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Imports a `stablehlo.composite "sdpa.attention"` / `"sdpa.attention_grad"`
+/// that follows the convention of docs/Import.md. Otherwise emits a remark
+/// saying why, keeps the composite and fails.
+LogicalResult importComposite(RewriterBase &rewriter, shlo::CompositeOp op);
+
+//===----------------------------------------------------------------------===//
+// Decomposed graphs (DecomposedAttention.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Finds XLA-decomposed attention in `func` (calls into private helpers are
+/// followed), recovers and verifies its band, and replaces each exact match
+/// by sdpa.attention. Remarks report each import and each decline; a
+/// declined graph is left unchanged.
+void importDecomposedAttention(RewriterBase &rewriter, func::FuncOp func);
+
+} // namespace mlir::sdpa::import
+
+#endif // SDPADIALECT_LIB_IMPORT_IMPORT_H
