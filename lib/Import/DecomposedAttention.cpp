@@ -530,7 +530,7 @@ bool isPureCall(Operation *op) {
 /// Erases what became dead of `slice` after the import, and private
 /// helpers left without callers.
 void eraseDead(RewriterBase &rewriter, ArrayRef<Operation *> slice) {
-  SmallVector<func::FuncOp> callees;
+  llvm::SetVector<func::FuncOp> callees;
   bool changed = true;
   llvm::SetVector<Operation *> live(slice.begin(), slice.end());
   while (changed) {
@@ -539,7 +539,7 @@ void eraseDead(RewriterBase &rewriter, ArrayRef<Operation *> slice) {
       if (!op || !op->use_empty() || !(isPure(op) || isPureCall(op)))
         continue;
       if (auto call = dyn_cast<func::CallOp>(op))
-        callees.push_back(SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        callees.insert(SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
             call, call.getCalleeAttr()));
       live.remove(op);
       rewriter.eraseOp(op);
@@ -558,115 +558,132 @@ void eraseDead(RewriterBase &rewriter, ArrayRef<Operation *> slice) {
 
 } // namespace
 
+/// Imports the attention whose P V product is `dot`, or declines it with a
+/// remark. Returns true if the IR changed.
+static bool importAt(RewriterBase &rewriter, shlo::DotGeneralOp dot) {
+  Matcher matcher;
+  Site site{dot.getResult(), {}};
+  Node out = matcher.analyze(site);
+  if (out.kind != Kind::Out) {
+    if (!matcher.why.empty())
+      dot.emitRemark("decomposed attention not imported: ") << matcher.why;
+    return false;
+  }
+  const Info &info = *out.info;
+  auto decline = [&](const Twine &why) {
+    dot.emitRemark("decomposed attention not imported: ") << why;
+  };
+  FailureOr<Value> root = findOutput(dot.getResult(), out.labels, info);
+  if (failed(root)) {
+    decline("the output is not brought back to the query's layout");
+    return false;
+  }
+  if (std::optional<std::string> problem =
+          checkOperandTypes(info.layout, info.query.getType(),
+                            info.key.getType(), info.value.getType())) {
+    decline(*problem);
+    return false;
+  }
+
+  // The band: recovered symbolically, then checked on every cell.
+  Band band{std::nullopt, std::nullopt, Alignment::TopLeft};
+  int64_t cells = 0;
+  if (info.mask) {
+    const Labels &labels = info.maskLabels;
+    auto qIt = llvm::find(labels, Dim::Sq), kIt = llvm::find(labels, Dim::Skv);
+    if (qIt == labels.end() || kIt == labels.end()) {
+      decline("the mask has no query or key dimension");
+      return false;
+    }
+    unsigned qDim = qIt - labels.begin(), kDim = kIt - labels.begin();
+    std::string why;
+    FailureOr<Band> recovered = recoverBand(*info.mask, qDim, kDim, why);
+    if (failed(recovered)) {
+      decline("the mask is not a band: " + why);
+      return false;
+    }
+    FailureOr<IntTensor> mask = evaluateMask(*info.mask, why);
+    if (failed(mask)) {
+      decline("the mask could not be verified: " + why);
+      return false;
+    }
+    FailureOr<int64_t> checked =
+        verifyBand(*mask, *recovered, qDim, kDim, why);
+    if (failed(checked)) {
+      decline("the recovered band (" + describe(*recovered) +
+              ") does not match: " + why);
+      return false;
+    }
+    band = *recovered;
+    cells = *checked;
+    // A masked cell contributes exp(fill - max) = 0 only if the row sees
+    // a key; with a finite fill a row without keys would average V.
+    if (!(std::isinf(info.fill) && info.fill < 0)) {
+      if (info.fill > -1e30) {
+        decline("the masked value " + std::to_string(info.fill) +
+                " is not a large negative number");
+        return false;
+      }
+      int64_t seqQ = mask->shape[qDim], seqKv = mask->shape[kDim];
+      bool everyRowSees = true;
+      for (int64_t q = 0; q < seqQ && everyRowSees; ++q) {
+        int64_t lo = band.left ? std::max<int64_t>(0, q - *band.left) : 0;
+        int64_t hi = band.right ? std::min(seqKv - 1, q + *band.right)
+                                : seqKv - 1;
+        everyRowSees = lo <= hi && lo < seqKv;
+      }
+      if (!everyRowSees) {
+        decline("a query row sees no key, where the graph's finite masked "
+                "value would average the values");
+        return false;
+      }
+    }
+  }
+
+  // Replace the output; what only fed it goes.
+  Operation *rootOp = root->getDefiningOp();
+  llvm::SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.omitBlockArguments = true;
+  (void)getBackwardSlice(rootOp, &slice, options);
+  slice.insert(rootOp);
+  rewriter.setInsertionPoint(rootOp);
+  AttentionSpec spec{band, info.scale, info.layout, false};
+  AttentionOp attention =
+      createAttention(rewriter, rootOp->getLoc(), info.query, info.key,
+                      info.value, ValueRange(), spec);
+  InFlightDiagnostic remark = attention.emitRemark(
+      "imported decomposed attention: ");
+  remark
+      << describe(band) << ", scale " << info.scale << ", layout "
+      << stringifyLayout(info.layout) << ", " << info.groups
+      << " query head(s) per kv head; ";
+  if (info.mask)
+    remark << "mask verified on " << cells << " cells";
+  else
+    remark << "no mask";
+  rewriter.replaceAllUsesWith(*root, attention.getOutput());
+  eraseDead(rewriter, slice.getArrayRef());
+  return true;
+}
+
 void import::importDecomposedAttention(RewriterBase &rewriter,
                                        func::FuncOp func) {
-  SmallVector<shlo::DotGeneralOp> dots;
-  func.walk([&](shlo::DotGeneralOp dot) { dots.push_back(dot); });
-  for (shlo::DotGeneralOp dot : dots) {
-    if (!dot->getBlock())
-      continue; // erased by an earlier import
-    Matcher matcher;
-    Site site{dot.getResult(), {}};
-    Node out = matcher.analyze(site);
-    if (out.kind != Kind::Out) {
-      if (!matcher.why.empty())
-        dot.emitRemark("decomposed attention not imported: ") << matcher.why;
-      continue;
-    }
-    const Info &info = *out.info;
-    auto decline = [&](const Twine &why) {
-      dot.emitRemark("decomposed attention not imported: ") << why;
-    };
-    FailureOr<Value> root = findOutput(dot.getResult(), out.labels, info);
-    if (failed(root)) {
-      decline("the output is not brought back to the query's layout");
-      continue;
-    }
-    if (std::optional<std::string> problem =
-            checkOperandTypes(info.layout, info.query.getType(),
-                              info.key.getType(), info.value.getType())) {
-      decline(*problem);
-      continue;
-    }
-
-    // The band: recovered symbolically, then checked on every cell.
-    Band band{std::nullopt, std::nullopt, Alignment::TopLeft};
-    int64_t cells = 0;
-    if (info.mask) {
-      const Labels &labels = info.maskLabels;
-      auto qIt = llvm::find(labels, Dim::Sq), kIt = llvm::find(labels, Dim::Skv);
-      if (qIt == labels.end() || kIt == labels.end()) {
-        decline("the mask has no query or key dimension");
+  // Each import erases ops: walk again after one, skipping the products
+  // already looked at (no new product is ever created).
+  llvm::DenseSet<Operation *> seen;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<shlo::DotGeneralOp> dots;
+    func.walk([&](shlo::DotGeneralOp dot) { dots.push_back(dot); });
+    for (shlo::DotGeneralOp dot : dots) {
+      if (!seen.insert(dot).second)
         continue;
-      }
-      unsigned qDim = qIt - labels.begin(), kDim = kIt - labels.begin();
-      std::string why;
-      FailureOr<Band> recovered = recoverBand(*info.mask, qDim, kDim, why);
-      if (failed(recovered)) {
-        decline("the mask is not a band: " + why);
-        continue;
-      }
-      FailureOr<IntTensor> mask = evaluateMask(*info.mask, why);
-      if (failed(mask)) {
-        decline("the mask could not be verified: " + why);
-        continue;
-      }
-      FailureOr<int64_t> checked =
-          verifyBand(*mask, *recovered, qDim, kDim, why);
-      if (failed(checked)) {
-        decline("the recovered band (" + describe(*recovered) +
-                ") does not match: " + why);
-        continue;
-      }
-      band = *recovered;
-      cells = *checked;
-      // A masked cell contributes exp(fill - max) = 0 only if the row sees
-      // a key; with a finite fill a row without keys would average V.
-      if (!(std::isinf(info.fill) && info.fill < 0)) {
-        if (info.fill > -1e30) {
-          decline("the masked value " + std::to_string(info.fill) +
-                  " is not a large negative number");
-          continue;
-        }
-        int64_t seqQ = mask->shape[qDim], seqKv = mask->shape[kDim];
-        bool everyRowSees = true;
-        for (int64_t q = 0; q < seqQ && everyRowSees; ++q) {
-          int64_t lo = band.left ? std::max<int64_t>(0, q - *band.left) : 0;
-          int64_t hi = band.right ? std::min(seqKv - 1, q + *band.right)
-                                  : seqKv - 1;
-          everyRowSees = lo <= hi && lo < seqKv;
-        }
-        if (!everyRowSees) {
-          decline("a query row sees no key, where the graph's finite masked "
-                  "value would average the values");
-          continue;
-        }
+      if (importAt(rewriter, dot)) {
+        changed = true;
+        break;
       }
     }
-
-    // Replace the output; what only fed it goes.
-    Operation *rootOp = root->getDefiningOp();
-    llvm::SetVector<Operation *> slice;
-    BackwardSliceOptions options;
-    options.omitBlockArguments = true;
-    (void)getBackwardSlice(rootOp, &slice, options);
-    slice.insert(rootOp);
-    rewriter.setInsertionPoint(rootOp);
-    AttentionSpec spec{band, info.scale, info.layout, false};
-    AttentionOp attention =
-        createAttention(rewriter, rootOp->getLoc(), info.query, info.key,
-                        info.value, ValueRange(), spec);
-    InFlightDiagnostic remark = attention.emitRemark(
-        "imported decomposed attention: ");
-    remark
-        << describe(band) << ", scale " << info.scale << ", layout "
-        << stringifyLayout(info.layout) << ", " << info.groups
-        << " query head(s) per kv head; ";
-    if (info.mask)
-      remark << "mask verified on " << cells << " cells";
-    else
-      remark << "no mask";
-    rewriter.replaceAllUsesWith(*root, attention.getOutput());
-    eraseDead(rewriter, slice.getArrayRef());
   }
 }

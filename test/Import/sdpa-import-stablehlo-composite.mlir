@@ -49,7 +49,7 @@ func.func private @grad_impl(%q: tensor<1x2x16x8xbf16>, %k: tensor<1x2x16x8xbf16
 // CHECK-LABEL: func.func @declined
 // CHECK-COUNT-6: stablehlo.composite "sdpa.attention"
 // CHECK: stablehlo.composite "other.op"
-// CHECK-NOT: sdpa.attention
+// CHECK-NOT: = sdpa.attention
 func.func @declined(%q: tensor<1x2x16x8xbf16>, %k: tensor<1x2x16x8xbf16>, %v: tensor<1x2x16x8xbf16>, %k3: tensor<1x3x16x8xbf16>) {
   // expected-remark @+1 {{composite "sdpa.attention" kept: unknown attribute 'window'}}
   %0 = stablehlo.composite "sdpa.attention" %q, %k, %v {composite_attributes = {window = 4 : i64}, decomposition = @impl} : (tensor<1x2x16x8xbf16>, tensor<1x2x16x8xbf16>, tensor<1x2x16x8xbf16>) -> tensor<1x2x16x8xbf16>
@@ -86,6 +86,9 @@ func.func private @other(%q: tensor<1x2x16x8xbf16>) -> tensor<1x2x16x8xbf16> {
 
 /// A composite whose operands the sdpa verifier rejects: the remark carries
 /// its message (here: the lengths must have one entry per batch entry).
+// CHECK-LABEL: func.func @verifier
+// CHECK: stablehlo.composite "sdpa.attention"
+// CHECK-NOT: = sdpa.attention
 func.func @verifier(%q: tensor<2x2x16x8xbf16>, %k: tensor<2x2x16x8xbf16>, %v: tensor<2x2x16x8xbf16>, %l: tensor<3xi32>) -> tensor<2x2x16x8xbf16> {
   // expected-remark @+1 {{composite "sdpa.attention" kept: 'sdpa.attention' op expected per-batch lengths with one entry per batch entry (2), got 3}}
   %0 = stablehlo.composite "sdpa.attention" %q, %k, %v, %l, %l {decomposition = @impl} : (tensor<2x2x16x8xbf16>, tensor<2x2x16x8xbf16>, tensor<2x2x16x8xbf16>, tensor<3xi32>, tensor<3xi32>) -> tensor<2x2x16x8xbf16>
