@@ -28,7 +28,8 @@ public:
 
   LogicalResult verify() {
     if (failed(verifyRanks()) || failed(verifyTypes()) ||
-        failed(verifySizes()) || failed(verifySeqlens()) ||
+        failed(verifyExtents()) || failed(verifySizes()) ||
+        failed(verifySeqlens()) ||
         failed(verifyScale()))
       return failure();
     return success();
@@ -71,6 +72,24 @@ private:
         typeOf(op.getValue()).getElementType() != element)
       return op->emitOpError(
           "expected query, key and value to have the same element type");
+    return success();
+  }
+
+  /// Every static size must fit 32-bit index arithmetic (kMaxExtent,
+  /// docs/Robustness.md): a key length near 2^63 overflowed int64_t while
+  /// the schedule was evaluated (sdpa-print-schedule) and wrapped silently in
+  /// the affine maps sdpa-derive-bounds folds.
+  LogicalResult verifyExtents() {
+    for (auto [name, value] :
+         {std::pair<StringRef, Value>{"query", op.getQuery()},
+          {"key", op.getKey()},
+          {"value", op.getValue()}}) {
+      for (auto [dim, size] : llvm::enumerate(typeOf(value).getShape()))
+        if (!ShapedType::isDynamic(size) && size > kMaxExtent)
+          return op->emitOpError("expected ")
+                 << name << " dimension " << dim << " to be at most "
+                 << kMaxExtent << " (32-bit index arithmetic), got " << size;
+    }
     return success();
   }
 
@@ -171,6 +190,10 @@ LogicalResult verifySchedule(AttentionOpInterface op) {
     return success();
   if (schedule.getTileQ() < 1 || schedule.getTileKv() < 1)
     return op->emitOpError("expected schedule tile sizes to be positive");
+  // Larger tiles overflow int64_t in the maps (docs/Robustness.md).
+  if (schedule.getTileQ() > kMaxTileSize || schedule.getTileKv() > kMaxTileSize)
+    return op->emitOpError("expected schedule tile sizes to be at most ")
+           << kMaxTileSize;
   if (schedule != deriveSchedule(op, schedule.getTileShape()))
     return op->emitOpError("expected schedule to be the one derived from the "
                            "mask for tile sizes ")

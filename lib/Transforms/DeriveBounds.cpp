@@ -25,6 +25,13 @@ struct DeriveBoundsPass
       getOperation()->emitError("expected tile-q and tile-kv to be positive");
       return signalPassFailure();
     }
+    // Larger tiles overflow int64_t while the maps are derived and evaluated
+    // (hardening, docs/Robustness.md: tile-q=9223372036854775807).
+    if (tileQ > kMaxTileSize || tileKv > kMaxTileSize) {
+      getOperation()->emitError("expected tile-q and tile-kv to be at most ")
+          << kMaxTileSize;
+      return signalPassFailure();
+    }
     TileShape tiles{tileQ, tileKv};
     getOperation()->walk([&](AttentionOpInterface op) {
       op.setScheduleAttr(deriveSchedule(op, tiles));

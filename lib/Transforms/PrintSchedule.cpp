@@ -59,6 +59,13 @@ struct PrintSchedulePass
       getOperation()->emitError("expected tile-q and tile-kv to be positive");
       return signalPassFailure();
     }
+    // Larger tiles overflow int64_t while the maps are derived and evaluated
+    // (hardening, docs/Robustness.md: tile-q=9223372036854775807).
+    if (tileQ > kMaxTileSize || tileKv > kMaxTileSize) {
+      getOperation()->emitError("expected tile-q and tile-kv to be at most ")
+          << kMaxTileSize;
+      return signalPassFailure();
+    }
     if (seqLensQ.size() != seqLensKv.size()) {
       getOperation()->emitError(
           "expected seq-lens-q and seq-lens-kv to have the same length");
@@ -123,6 +130,16 @@ struct PrintSchedulePass
     FailureOr<SmallVector<SeqLengths>> sequences = sequencesOf(op);
     if (failed(sequences))
       return failure();
+    // Lengths from the int64_t seq-lens-q/-kv options, whatever the layout:
+    // beyond 32-bit lengths the schedule's evaluation overflows int64_t
+    // (hardening, docs/Robustness.md: seq-lens-q=9223372036854775807).
+    for (const SeqLengths &seq : *sequences) {
+      if (seq.q < 0 || seq.kv < 0)
+        return op->emitError("expected non-negative sequence lengths");
+      if (seq.q > kMaxExtent || seq.kv > kMaxExtent)
+        return op->emitError("expected sequence lengths of at most ")
+               << kMaxExtent;
+    }
     bool tagged = op.hasPerSequenceLengths();
     bool forward = isa<AttentionOp>(op.getOperation());
     llvm::raw_ostream &os = llvm::outs();

@@ -30,6 +30,14 @@
 
 namespace mlir::sdpa {
 
+/// The largest size, length or offset the project handles: kernels index in
+/// 32-bit signed arithmetic, and so does every bound derived here. Lengths up
+/// to this, band widths up to this and tiles up to kMaxTileSize keep every
+/// intermediate of the schedule maps far inside int64_t.
+constexpr int64_t kMaxExtent = (int64_t(1) << 31) - 1;
+/// The largest tile size accepted (pass options, #sdpa.schedule, manifest).
+constexpr int64_t kMaxTileSize = int64_t(1) << 16;
+
 /// Rows per query tile and keys per key tile (both >= 1).
 struct TileShape {
   int64_t q = 1;
