@@ -114,11 +114,6 @@ int64_t drawTile(FuzzedDataProvider &fdp) {
   return fdp.ConsumeIntegralInRange<int64_t>(1, kMaxTile);
 }
 
-int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
 /// SEMANTICS.md §3, written directly: the key tiles visited by query tile t.
 TileRange referenceForward(const Case &c, int64_t t) {
   int64_t delta = c.band.diagonalOffset(c.seqQ, c.seqKv);

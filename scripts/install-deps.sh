@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages the build and tests need, if any are missing.
 set -euo pipefail
 packages=(cmake ninja-build g++ python3 libgtest-dev
-          llvm-22-dev libmlir-22-dev libmlir-22 mlir-22-tools llvm-22-tools)
+          llvm-22-dev libmlir-22-dev libmlir-22 mlir-22-tools llvm-22-tools
+          clang-22 libclang-rt-22-dev)  # clang: sanitize.sh and fuzz.sh
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang-22, -fsanitize=fuzzer,address,undefined
+# on our code) in build-fuzz/ and runs each for a fixed, deterministic budget
+# (-seed=1, a fixed number of runs, about a minute each on 2 cores) from a
+# seed corpus made of the lit inputs. Fails on any crash, sanitizer report,
+# timeout or violated invariant; the input that did it is left in
+# build-fuzz/fuzz-artifacts/. Regression inputs in fuzz/regressions/<target>/
+# are replayed first.
+#   SDPA_FUZZ_SCALE  multiplies every run budget (default 1; 0.1 for a smoke run)
+#   SDPA_FUZZ_JOBS   ninja -j for the build (default 2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+root=$PWD
+build=$root/build-fuzz
+jobs=${SDPA_FUZZ_JOBS:-2}
+scale=${SDPA_FUZZ_SCALE:-1}
+
+# LLVM_USE_SANITIZER, LLVM_UBSAN_FLAGS (empty in the installed CMake: set
+# here) and LLVM_USE_SANITIZE_COVERAGE add -fsanitize=address,undefined,
+# fuzzer-no-link to every file we compile (see sanitize.sh); the targets
+# link -fsanitize=fuzzer (fuzz/CMakeLists.txt).
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -G Ninja -S . -B "$build" \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+    -DLLVM_USE_SANITIZER="Address;Undefined" \
+    -DLLVM_UBSAN_FLAGS="-fsanitize=undefined -fno-sanitize=vptr,function -fno-sanitize-recover=all" -DLLVM_USE_SANITIZE_COVERAGE=ON \
+    -DSDPA_BUILD_TESTS=OFF -DSDPA_RUNTIME_BUILD_TESTS=OFF -DSDPA_BUILD_FUZZERS=ON \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+fi
+ninja -C "$build" -j "$jobs" sdpa-fuzzers
+
+export ASAN_OPTIONS="allow_user_poisoning=0:halt_on_error=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+work=$build/fuzz-work
+artifacts=$build/fuzz-artifacts
+rm -rf "$work" && mkdir -p "$work/seeds" "$artifacts"
+python3 fuzz/make-seeds.py "$work/seeds/ir" test examples
+
+summary=$build/fuzz-summary.txt
+echo "# sdpa fuzzing, $(date -u +%Y-%m-%dT%H:%MZ), seed 1" > "$summary"
+
+# run_fuzzer <target> <runs> [libFuzzer flags...] -- [seed dirs...]
+run_fuzzer() {
+  local target=$1 runs=$2
+  shift 2
+  local flags=()
+  while [ "$1" != "--" ]; do flags+=("$1"); shift; done
+  shift
+  runs=$(python3 -c "print(max(1, int($runs * $scale)))")
+  local bin=$build/bin/$target log=$work/$target.log
+  local regressions=$root/fuzz/regressions/$target
+  if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
+    echo "== $target: replaying $(ls "$regressions" | wc -l) regression inputs"
+    "$bin" "${flags[@]}" "$regressions"/* > "$work/$target.regressions.log" 2>&1 || {
+      tail -50 "$work/$target.regressions.log"; echo "FAIL: $target regression"; exit 1; }
+  fi
+  echo "== $target: $runs runs, seed 1"
+  mkdir -p "$work/corpus-$target"
+  local start=$SECONDS status=0
+  "$bin" -seed=1 -runs="$runs" -timeout=25 -rss_limit_mb=3072 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
+    "${flags[@]}" "$work/corpus-$target" "$@" > "$log" 2>&1 || status=$?
+  if [ $status -ne 0 ]; then
+    grep -v -E '^#[0-9]+ +(NEW|REDUCE|pulse)' "$log" | tail -80
+    echo "FAIL: $target exited with $status; input in $artifacts/"
+    exit 1
+  fi
+  local execs cov
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  cov=$(grep -o 'DONE *cov: [0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  echo "$target: $execs executions, coverage $cov, 0 crashes, $((SECONDS - start)) s" | tee -a "$summary"
+}
+
+run_fuzzer sdpa-bounds-fuzzer 30000 -max_len=64 --
+run_fuzzer sdpa-ir-fuzzer 150000 -max_len=4096 -dict=fuzz/sdpa.dict -- "$work/seeds/ir"
+run_fuzzer sdpa-runtime-fuzzer 200000 -max_len=2048 -dict=fuzz/runtime.dict -- fuzz/seeds/runtime
+if [ -x "$build/bin/sdpa-import-fuzzer" ]; then
+  python3 fuzz/make-seeds.py "$work/seeds/import" test/Import
+  run_fuzzer sdpa-import-fuzzer 60000 -max_len=16384 -dict=fuzz/import.dict -- "$work/seeds/import"
+else
+  echo "sdpa-import-fuzzer: not built (lib/Import is not part of the build)" | tee -a "$summary"
+fi
+echo "fuzzing passed; summary in $summary"
