@@ -56,8 +56,15 @@ struct ImportStablehloPass
     for (shlo::CompositeOp op : composites)
       (void)importComposite(rewriter, op);
 
-    if (decomposed)
-      for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
+    if (!decomposed)
+      return;
+    // An import may erase private helpers: look each function up by name
+    // when its turn comes.
+    SmallVector<StringAttr> names;
+    for (auto func : module.getOps<func::FuncOp>())
+      names.push_back(func.getSymNameAttr());
+    for (StringAttr name : names)
+      if (auto func = module.lookupSymbol<func::FuncOp>(name))
         importDecomposedAttention(rewriter, func);
   }
 };

@@ -26,7 +26,8 @@
 // FULL-NOT: stablehlo.transpose
 // FULL: return %[[O]]
 
-/// GQA: 16 query heads read 4 key/value heads; the shapes carry it.
+/// Grouped-query attention, 16 query heads over 4 key/value heads: the
+/// shapes carry it.
 // RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/jax_cudnn_gqa_causal_swa_fwd.mlir | FileCheck %s --check-prefix=GQA
 // GQA-LABEL: func.func public @main
 // GQA-SAME: (%[[Q:.*]]: tensor<2x256x16x64xbf16>, %[[K:.*]]: tensor<2x256x4x64xbf16>, %[[V:.*]]: tensor<2x256x4x64xbf16>)
