@@ -1,0 +1,35 @@
+//===- SdpaGradPasses.h - sdpa backward lowering passes ---------*- C++ -*-===//
+//
+// Declares convert-sdpa-grad-to-gpu and the registered backward pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_CONVERSION_SDPAGRADPASSES_H
+#define SDPADIALECT_CONVERSION_SDPAGRADPASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::sdpa {
+
+#define GEN_PASS_DECL
+#include "SdpaDialect/Conversion/SdpaGradPasses.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "SdpaDialect/Conversion/SdpaGradPasses.h.inc"
+
+/// Registers `sdpa-backward-pipeline`.
+void registerSdpaBackwardPipeline();
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_CONVERSION_SDPAGRADPASSES_H

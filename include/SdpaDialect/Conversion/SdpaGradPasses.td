@@ -1,0 +1,67 @@
+//===- SdpaGradPasses.td - sdpa backward lowering passes ---*- tablegen -*-===//
+
+#ifndef SDPA_GRAD_PASSES_TD
+#define SDPA_GRAD_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower sdpa.attention_grad to SM80 gpu.module kernels";
+  let description = [{
+    For every dense `sdpa.attention_grad` (layouts `bhsd` and `bshd`, static
+    or dynamic lengths, GQA, f16, head_dim 64 or 128) emits a
+    `gpu.module @sdpa_bwd_<i>` with three kernels, launched in this order:
+
+    * `sdpa_bwd_preprocess`, grid `(ceil(Sq / Tq), Hq, B)`, 128 threads:
+      `delta[b, h, q] = sum_d dO[b, h, q, d] * O[b, h, q, d]` (f32), zeroes
+      the rows of `dq_accum` and, with `deterministic`, the relay counter
+      `relay_counters[b, h, t]` (the runtime needs no memset);
+    * `sdpa_bwd_main`, grid `(ceil(Skv / Tk), Hkv, B)`, `Tk / 16` warps:
+      key tile `u = blockIdx.x` walks, for each query head of its kv head in
+      ascending order, exactly the query tiles `[q_begin(u), q_end(u))`
+      ascending (`affine.max`/`affine.min` of the schedule's maps), and per
+      tile recomputes `P = exp2(scale * log2(e) * S - log2(e) * LSE)` (0
+      outside the band and for LSE = -inf), `dS = P * (dP - delta)`,
+      accumulates `dV += P^T dO` and `dK += dS^T Q` in registers
+      (`nvgpu.mma.sync` m16n8k16, f32) and adds `scale * dS K` into the f32
+      `dq_accum` with relaxed atomics. dK (times scale) and dV are stored
+      once; a key tile with an empty range stores zeros. Every visited tile
+      is masked cell by cell.
+      With `deterministic`, the adds of key tile `u` into query tile `t`
+      wait (`ld.acquire.gpu`, thread 0) until `relay_counters[b, h, t]`
+      equals the relay turn `u - kv_first(t)` (an `affine.min` of the
+      schedule's `relay_turn` map), then, after a fence and a barrier,
+      store `turn + 1` (`st.release.gpu`): the partials are added in
+      ascending key-tile order and dQ is bitwise repeatable.
+    * `sdpa_bwd_dq_convert`, grid `(ceil(Sq / Tq), Hq, B)`, 128 threads:
+      `dQ = element_type(dq_accum)`.
+
+    Workspaces: `delta` is `[B, Hq, Sq]` f32, `dq_accum` `[B, Hq, Sq, D]`
+    f32, `relay_counters` `[B, Hq, ceil(Sq / Tq)]` i32, all contiguous. The
+    tile sizes are those of the op's `schedule` (else `tile-q`, `tile-kv`);
+    the maps are always the symbolic ones of the band, so one module serves
+    every sequence length. The op stays, tagged
+    `sdpa.kernel = @sdpa_bwd_<i>`, and the artifact manifest is recorded in
+    the `sdpa.artifacts` dictionary of the top-level module.
+
+    Example:
+
+        sdpa-opt --sdpa-derive-bounds="tile-q=64 tile-kv=64" \
+                 --convert-sdpa-grad-to-gpu in.mlir
+  }];
+  let options = [
+    Option<"tileQ", "tile-q", "int64_t", /*default=*/"64",
+           "Query rows per tile where the op has no schedule">,
+    Option<"tileKv", "tile-kv", "int64_t", /*default=*/"64",
+           "Keys per tile (one warp per 16) where the op has no schedule">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+#endif // SDPA_GRAD_PASSES_TD

@@ -1,0 +1,104 @@
+//===- SdpaGradToGPU.h - Lowering sdpa.attention_grad to SM80 ---*- C++ -*-===//
+//
+// The public face of the backward lowering: what the three backward kernels
+// are specialized for (BackwardKernelSpec), how it is read off an op, their
+// parameters, the gpu.module builder and the artifact manifest.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_CONVERSION_SDPAGRADTOGPU_H
+#define SDPADIALECT_CONVERSION_SDPAGRADTOGPU_H
+
+#include "SdpaDialect/Analysis/Band.h"
+#include "SdpaDialect/Analysis/TileBounds.h"
+#include "SdpaDialect/Conversion/Sm80.h"
+#include "SdpaDialect/SdpaOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <string>
+
+namespace mlir::sdpa {
+
+/// Defaults of the backward lowering where the op does not fix them.
+struct BackwardKernelOptions {
+  TileShape tiles{64, 64};
+};
+
+/// Everything the backward kernels are specialized for. Sequence lengths,
+/// head counts, batch and strides are runtime parameters.
+struct BackwardKernelSpec {
+  Type elementType; // f16 or bf16
+  int64_t headDim = 0;
+  TileShape tiles;
+  Band band;
+  double scale = 1.0;
+  bool deterministic = false;
+  /// The symbolic schedule of the band for `tiles` (never specialized to
+  /// static lengths: one kernel serves every length).
+  ScheduleAttr schedule;
+
+  /// The main kernel has one warp per 16 keys of its key tile.
+  int64_t warps() const { return tiles.kv / sm80::kMmaM; }
+  int64_t threads() const { return warps() * sm80::kWarpSize; }
+  /// Threads of the preprocessing and dQ conversion kernels.
+  int64_t rowThreads() const { return 128; }
+  int64_t elementBytes() const { return 2; }
+  /// Elements per padded shared row of a [rows][head_dim] tile.
+  int64_t rowElems() const { return headDim + sm80::kSmemPadElems; }
+  /// Elements per padded shared row of the [Tq][Tk] dS tile.
+  int64_t dsRowElems() const { return tiles.kv + sm80::kSmemPadElems; }
+  int64_t tileBytes(int64_t rows) const {
+    return rows * rowElems() * elementBytes();
+  }
+  /// Byte offsets of the main kernel's shared buffers (all 16-byte aligned).
+  int64_t kOffset() const { return 0; }
+  int64_t vOffset() const { return kOffset() + tileBytes(tiles.kv); }
+  int64_t qOffset() const { return vOffset() + tileBytes(tiles.kv); }
+  int64_t doOffset() const { return qOffset() + tileBytes(tiles.q); }
+  int64_t dsOffset() const { return doOffset() + tileBytes(tiles.q); }
+  int64_t lseOffset() const {
+    return dsOffset() + tiles.q * dsRowElems() * elementBytes();
+  }
+  int64_t deltaOffset() const { return lseOffset() + tiles.q * 4; }
+  /// Dynamic shared memory of the main kernel.
+  int64_t sharedBytes() const { return deltaOffset() + tiles.q * 4; }
+};
+
+/// Reads the spec of `op`'s backward kernels: element type, head dim, band,
+/// scale, mode, and the tiles of its schedule (else `options.tiles`). Emits
+/// an error naming what the lowering does not support and fails.
+FailureOr<BackwardKernelSpec>
+getBackwardKernelSpec(AttentionGradOp op, const BackwardKernelOptions &options);
+
+/// One backward kernel parameter (docs/Artifact.md names and types).
+struct BackwardParam {
+  enum class Kind { Ptr, I32, I64 };
+  std::string name;
+  Kind kind;
+};
+
+/// The three backward kernels, in launch order.
+enum class BackwardRole { Preprocess, Main, DqConvert };
+
+/// The manifest role name and the kernel symbol of `role`.
+StringRef getBackwardRoleName(BackwardRole role);
+StringRef getBackwardKernelName(BackwardRole role);
+
+/// The parameters of the kernel of `role`, in order.
+SmallVector<BackwardParam> getBackwardKernelParams(const BackwardKernelSpec &spec,
+                                                   BackwardRole role);
+
+/// Builds `gpu.module @moduleName` holding the three backward kernels at
+/// `b`'s insertion point.
+gpu::GPUModuleOp buildBackwardKernelModule(OpBuilder &b, Location loc,
+                                           StringRef moduleName,
+                                           const BackwardKernelSpec &spec);
+
+/// The artifact manifest of the backward kernels (docs/Artifact.md) without
+/// its `ptx` line.
+std::string buildBackwardManifest(const BackwardKernelSpec &spec);
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_CONVERSION_SDPAGRADTOGPU_H

@@ -1,0 +1,106 @@
+//===- BackwardKernel.h - Builders of the SM80 backward kernels -*- C++ -*-===//
+//
+// The internal builders of the backward kernel bodies, defined by concern:
+// KernelCommon.cpp (parameters, constants, shared views, cp.async tile
+// copies, ldmatrix fragments, mma.sync), PreprocessKernel.cpp (Delta and the
+// zeroing of dq_accum and the relay counters), MainKernel.cpp (the kv-tile
+// program and its q-tile loop), Relay.cpp (the dQ adds, atomic or relayed),
+// DqConvertKernel.cpp (dq_accum -> dq).
+//
+// These are our own small helpers: the forward lowering's equivalents
+// (lib/Conversion/SdpaToGPU) are private to it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPA_LIB_CONVERSION_SDPAGRADTOGPU_BACKWARDKERNEL_H
+#define SDPA_LIB_CONVERSION_SDPAGRADTOGPU_BACKWARDKERNEL_H
+
+#include "SdpaDialect/Conversion/SdpaGradToGPU.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::sdpa::detail {
+
+/// Static extent of the flat global memrefs: kernels index them with runtime
+/// offsets; the bare-pointer convention needs a static shape.
+constexpr int64_t kFlatExtent = int64_t(1) << 40;
+
+/// Helpers shared by the three kernel builders.
+class KernelBuilderBase {
+public:
+  KernelBuilderBase(ImplicitLocOpBuilder &b, const BackwardKernelSpec &spec)
+      : b(b), spec(spec) {}
+
+protected:
+  /// Binds the kernel's arguments by parameter name.
+  void bindArguments(gpu::GPUFuncOp func, BackwardRole role);
+  /// The argument `name` as an index.
+  Value argIndex(StringRef name);
+
+  Value idx(int64_t v);
+  Value f32(double v);
+  Value add(Value x, Value y);
+  Value sub(Value x, Value y);
+  Value mul(Value x, Value y);
+  Value divu(Value x, Value y);
+  Value remu(Value x, Value y);
+  Value cmp(arith::CmpIPredicate pred, Value x, Value y);
+  Value select(Value cond, Value x, Value y);
+  /// f32 arithmetic.
+  Value fadd(Value x, Value y);
+  Value fsub(Value x, Value y);
+  Value fmul(Value x, Value y);
+
+  /// A [rows][cols] view of elements of `elem` type at byte `offset` of the
+  /// dynamic shared memory.
+  Value sharedView(int64_t offset, ArrayRef<int64_t> shape, Type elem);
+
+  /// Issues cp.async copies of a [tileRows][head_dim] tile whose first row
+  /// is `row0` of the slice at element offset `base` of `global` (row stride
+  /// `strideS`) into the padded shared tile `smem`. Rows at or past `limit`
+  /// are zero-filled. Returns the async group token.
+  Value copyTileAsync(Value global, Value base, Value strideS, Value row0,
+                      Value limit, Value smem, int64_t tileRows);
+  /// Waits until all cp.async groups have landed.
+  void waitAll(Value group);
+
+  /// ldmatrix of the A fragment (16 x 16) at [row0, col0] of `smem`.
+  Value loadA(Value smem, Value row0, Value col0);
+  /// ldmatrix of a B fragment (n = 8 rows of `smem`, k = 16 columns) at
+  /// [row0, col0]: the rows are the mma's n, the columns its k.
+  Value loadB(Value smem, Value row0, Value col0);
+  /// Transposed ldmatrix of a B fragment whose k = 16 rows start at `row0`
+  /// and n = 8 columns at `col0` of `smem`.
+  Value loadBTransposed(Value smem, Value row0, Value col0);
+  /// One m16n8k16 product with f32 accumulation.
+  Value mma(Value a, Value bFrag, Value c);
+  /// The A fragment (16 x 16, element type) formed by two adjacent
+  /// accumulator fragments (16 x 8 each) of f32 values.
+  Value accumulatorsToA(Value lo, Value hi);
+  Value zeroAccumulator();
+  /// Element [i][j] of an accumulator fragment and its replacement.
+  Value extract(Value frag, int64_t i, int64_t j);
+  Value insert(Value value, Value frag, int64_t i, int64_t j);
+
+  Value lane();
+
+  ImplicitLocOpBuilder &b;
+  const BackwardKernelSpec &spec;
+  llvm::StringMap<Value> args;
+  Value tid;
+};
+
+/// Builds the body of the preprocessing kernel.
+void buildPreprocessKernel(ImplicitLocOpBuilder &b,
+                           const BackwardKernelSpec &spec,
+                           gpu::GPUFuncOp func);
+/// Builds the body of the main (kv-tile) kernel.
+void buildMainKernel(ImplicitLocOpBuilder &b, const BackwardKernelSpec &spec,
+                     gpu::GPUFuncOp func);
+/// Builds the body of the dQ conversion kernel.
+void buildDqConvertKernel(ImplicitLocOpBuilder &b,
+                          const BackwardKernelSpec &spec, gpu::GPUFuncOp func);
+
+} // namespace mlir::sdpa::detail
+
+#endif // SDPA_LIB_CONVERSION_SDPAGRADTOGPU_BACKWARDKERNEL_H

@@ -1,0 +1,86 @@
+//===- BackwardPipeline.cpp - sdpa-backward-pipeline ----------------------===//
+//
+// sdpa.attention_grad to PTX: derive the tile schedule, lower to the three
+// SM80 backward kernels, drop the host side, run the upstream GPU to NVVM
+// pipeline (bare pointers, PTX out), and optionally write the artifact. The
+// model is sdpa-forward-pipeline (lib/Pipelines), whose host-stripping and
+// artifact passes it reuses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SdpaDialect/Conversion/SdpaConversionPasses.h"
+#include "SdpaDialect/Conversion/SdpaGradPasses.h"
+#include "SdpaDialect/SdpaPasses.h"
+
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+
+namespace {
+struct BackwardPipelineOptions
+    : public PassPipelineOptions<BackwardPipelineOptions> {
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target SM"),
+                           llvm::cl::init("sm_80")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("PTX ISA feature"),
+                               llvm::cl::init("+ptx80")};
+  Option<int64_t> tileQ{*this, "tile-q", llvm::cl::desc("Query rows per tile"),
+                        llvm::cl::init(64)};
+  Option<int64_t> tileKv{*this, "tile-kv",
+                         llvm::cl::desc("Keys per tile (one warp per 16)"),
+                         llvm::cl::init(64)};
+  Option<int> optLevel{*this, "opt-level",
+                       llvm::cl::desc("NVVM optimization level"),
+                       llvm::cl::init(3)};
+  Option<std::string> artifactDir{
+      *this, "artifact-dir",
+      llvm::cl::desc("Write <dir>/<name>.ptx and .manifest (empty: do not)"),
+      llvm::cl::init("")};
+  Option<std::string> artifactName{
+      *this, "artifact-name",
+      llvm::cl::desc("File stem of the single kernel module's artifact"),
+      llvm::cl::init("")};
+};
+
+void buildBackwardPipeline(OpPassManager &pm,
+                           const BackwardPipelineOptions &options) {
+  SdpaDeriveBoundsOptions bounds;
+  bounds.tileQ = options.tileQ;
+  bounds.tileKv = options.tileKv;
+  pm.addPass(createSdpaDeriveBounds(bounds));
+
+  ConvertSdpaGradToGPUOptions lowering;
+  lowering.tileQ = options.tileQ;
+  lowering.tileKv = options.tileKv;
+  pm.addPass(createConvertSdpaGradToGPU(lowering));
+  pm.addPass(createSdpaStripHost());
+
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = options.features;
+  nvvm.cubinFormat = "isa";
+  nvvm.optLevel = options.optLevel;
+  nvvm.kernelUseBarePtrCallConv = true;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+
+  if (!options.artifactDir.empty()) {
+    SdpaWriteArtifactOptions artifact;
+    artifact.dir = options.artifactDir;
+    artifact.name = options.artifactName;
+    pm.addPass(createSdpaWriteArtifact(artifact));
+  }
+}
+} // namespace
+
+void mlir::sdpa::registerSdpaBackwardPipeline() {
+  PassPipelineRegistration<BackwardPipelineOptions>(
+      "sdpa-backward-pipeline",
+      "Lower sdpa.attention_grad to SM80 PTX (derive bounds, "
+      "convert-sdpa-grad-to-gpu, GPU to NVVM with bare pointers) and "
+      "optionally write the artifact",
+      buildBackwardPipeline);
+}

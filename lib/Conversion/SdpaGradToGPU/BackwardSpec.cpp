@@ -1,0 +1,236 @@
+//===- BackwardSpec.cpp - What the backward kernels are built for ---------===//
+//
+// Reads the backward kernel spec off an sdpa.attention_grad (refusing what
+// the lowering does not support), lists the kernels' parameters, builds the
+// gpu.module of the three kernels and writes their artifact manifest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BackwardKernel.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+
+FailureOr<BackwardKernelSpec>
+mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
+                                  const BackwardKernelOptions &options) {
+  if (op.getLayout() == Layout::thd)
+    return op.emitOpError(
+        "expected a dense layout: the backward lowering does not support "
+        "thd yet");
+  if (op.hasPerSequenceLengths())
+    return op.emitOpError("expected no seqlens: the backward lowering does "
+                          "not support per-sequence lengths yet");
+  BackwardKernelSpec spec;
+  spec.elementType = cast<ShapedType>(op.getQuery().getType()).getElementType();
+  if (!spec.elementType.isF16())
+    return op.emitOpError("expected f16 query: the backward lowering does "
+                          "not support bf16 yet");
+  AttentionShape shape = op.getAttentionShape();
+  spec.headDim = shape.headDim;
+  if (spec.headDim != 64 && spec.headDim != 128)
+    return op.emitOpError("expected head_dim to be 64 or 128");
+
+  spec.tiles = options.tiles;
+  if (ScheduleAttr schedule = op.getScheduleAttr())
+    spec.tiles = schedule.getTileShape();
+  TileShape tiles = spec.tiles;
+  if (tiles.kv % sm80::kMmaM != 0 || tiles.kv > 8 * sm80::kMmaM)
+    return op.emitOpError("expected schedule tile_kv to be 16, 32, 48, ... "
+                          "or 128 (one warp per 16 keys)");
+  if (tiles.q % sm80::kMmaM != 0 || tiles.q > tiles.kv)
+    return op.emitOpError(
+        "expected schedule tile_q to be a multiple of 16 and at most tile_kv");
+  int64_t chunks = tiles.q * spec.headDim / sm80::kAsyncCopyElems;
+  if (chunks % spec.threads() != 0)
+    return op.emitOpError("expected schedule tile_q * head_dim / 8 to be a "
+                          "multiple of the block's ")
+           << spec.threads() << " threads";
+  if (spec.sharedBytes() > sm80::kMaxSharedBytes)
+    return op.emitOpError("expected the backward kernel's shared memory (")
+           << spec.sharedBytes() << " bytes) to fit in "
+           << sm80::kMaxSharedBytes << " bytes";
+
+  spec.band = op.getMaskAttr().getBand();
+  spec.scale = op.getScaleOrDefault();
+  spec.deterministic = op.getDeterministic();
+  MLIRContext *ctx = op.getContext();
+  spec.schedule = ScheduleAttr::get(
+      ctx, tiles, deriveScheduleMaps(spec.band, tiles, ctx));
+  return spec;
+}
+
+StringRef mlir::sdpa::getBackwardRoleName(BackwardRole role) {
+  switch (role) {
+  case BackwardRole::Preprocess:
+    return "bwd_preprocess";
+  case BackwardRole::Main:
+    return "bwd_main";
+  case BackwardRole::DqConvert:
+    return "bwd_dq_convert";
+  }
+  llvm_unreachable("unknown role");
+}
+
+StringRef mlir::sdpa::getBackwardKernelName(BackwardRole role) {
+  switch (role) {
+  case BackwardRole::Preprocess:
+    return "sdpa_bwd_preprocess";
+  case BackwardRole::Main:
+    return "sdpa_bwd_main";
+  case BackwardRole::DqConvert:
+    return "sdpa_bwd_dq_convert";
+  }
+  llvm_unreachable("unknown role");
+}
+
+SmallVector<BackwardParam>
+mlir::sdpa::getBackwardKernelParams(const BackwardKernelSpec &spec,
+                                    BackwardRole role) {
+  using Kind = BackwardParam::Kind;
+  SmallVector<BackwardParam> params;
+  auto ptrs = [&](ArrayRef<StringRef> names) {
+    for (StringRef name : names)
+      params.push_back({name.str(), Kind::Ptr});
+    if (spec.deterministic && role != BackwardRole::DqConvert)
+      params.push_back({"relay_counters", Kind::Ptr});
+  };
+  auto scalars = [&](ArrayRef<StringRef> names) {
+    for (StringRef name : names)
+      params.push_back({name.str(), Kind::I32});
+  };
+  auto strides = [&](ArrayRef<StringRef> tensors) {
+    for (StringRef t : tensors)
+      for (StringRef dim : {"b", "h", "s"})
+        params.push_back({(t + "_stride_" + dim).str(), Kind::I64});
+  };
+  switch (role) {
+  case BackwardRole::Preprocess:
+    ptrs({"o", "do", "delta", "dq_accum"});
+    scalars({"seq_q", "heads_q"});
+    strides({"o", "do"});
+    break;
+  case BackwardRole::Main:
+    ptrs({"q", "k", "v", "do", "lse", "delta", "dq_accum", "dk", "dv"});
+    scalars({"seq_q", "seq_kv", "heads_q", "heads_kv"});
+    strides({"q", "k", "v", "do", "dk", "dv"});
+    params.push_back({"lse_stride_b", Kind::I64});
+    params.push_back({"lse_stride_h", Kind::I64});
+    break;
+  case BackwardRole::DqConvert:
+    ptrs({"dq_accum", "dq"});
+    scalars({"seq_q", "heads_q"});
+    strides({"dq"});
+    break;
+  }
+  return params;
+}
+
+/// The element type of pointer parameter `name`.
+static Type getPointeeType(MLIRContext *ctx, const BackwardKernelSpec &spec,
+                           StringRef name) {
+  if (name == "lse" || name == "delta" || name == "dq_accum")
+    return Float32Type::get(ctx);
+  if (name == "relay_counters")
+    return IntegerType::get(ctx, 32);
+  return spec.elementType;
+}
+
+static gpu::GPUFuncOp buildKernel(OpBuilder &builder, Location loc,
+                                  const BackwardKernelSpec &spec,
+                                  BackwardRole role) {
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<Type> types;
+  for (const BackwardParam &param : getBackwardKernelParams(spec, role)) {
+    switch (param.kind) {
+    case BackwardParam::Kind::Ptr:
+      types.push_back(MemRefType::get({sdpa::detail::kFlatExtent},
+                                      getPointeeType(ctx, spec, param.name)));
+      break;
+    case BackwardParam::Kind::I32:
+      types.push_back(builder.getI32Type());
+      break;
+    case BackwardParam::Kind::I64:
+      types.push_back(builder.getI64Type());
+      break;
+    }
+  }
+  auto func = gpu::GPUFuncOp::create(builder, loc, getBackwardKernelName(role),
+                                     FunctionType::get(ctx, types, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  int64_t threads =
+      role == BackwardRole::Main ? spec.threads() : spec.rowThreads();
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  OpBuilder::InsertionGuard guard(builder);
+  ImplicitLocOpBuilder b(loc, builder);
+  b.setInsertionPointToStart(&func.getBody().front());
+  switch (role) {
+  case BackwardRole::Preprocess:
+    sdpa::detail::buildPreprocessKernel(b, spec, func);
+    break;
+  case BackwardRole::Main:
+    sdpa::detail::buildMainKernel(b, spec, func);
+    break;
+  case BackwardRole::DqConvert:
+    sdpa::detail::buildDqConvertKernel(b, spec, func);
+    break;
+  }
+  return func;
+}
+
+gpu::GPUModuleOp
+mlir::sdpa::buildBackwardKernelModule(OpBuilder &builder, Location loc,
+                                      StringRef moduleName,
+                                      const BackwardKernelSpec &spec) {
+  auto module = gpu::GPUModuleOp::create(builder, loc, moduleName);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  for (BackwardRole role : {BackwardRole::Preprocess, BackwardRole::Main,
+                            BackwardRole::DqConvert})
+    buildKernel(builder, loc, spec, role);
+  return module;
+}
+
+std::string mlir::sdpa::buildBackwardManifest(const BackwardKernelSpec &spec) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto edge = [](std::optional<int64_t> width) {
+    return width ? std::to_string(*width) : std::string("inf");
+  };
+  os << "sdpa-artifact 1\n";
+  os << "direction backward\n";
+  os << "dtype " << (spec.elementType.isBF16() ? "bf16" : "f16") << "\n";
+  os << "head_dim " << spec.headDim << "\n";
+  os << "tile_q " << spec.tiles.q << "\n";
+  os << "tile_kv " << spec.tiles.kv << "\n";
+  os << "band " << edge(spec.band.left) << " " << edge(spec.band.right) << " "
+     << (spec.band.align == Alignment::BottomRight ? "bottom_right"
+                                                    : "top_left")
+     << "\n";
+  os << "scale " << llvm::format("%.17g", spec.scale) << "\n";
+  os << "varlen 0\n";
+  os << "deterministic " << (spec.deterministic ? 1 : 0) << "\n";
+  for (BackwardRole role : {BackwardRole::Preprocess, BackwardRole::Main,
+                            BackwardRole::DqConvert}) {
+    bool isMain = role == BackwardRole::Main;
+    os << "kernel " << getBackwardKernelName(role) << " "
+       << getBackwardRoleName(role) << "\n";
+    os << "block " << (isMain ? spec.threads() : spec.rowThreads())
+       << " 1 1\n";
+    os << "shared_bytes " << (isMain ? spec.sharedBytes() : 0) << "\n";
+    os << "grid " << (isMain ? "kv_tiles heads_kv" : "q_tiles heads_q")
+       << " batch\n";
+    for (const BackwardParam &param : getBackwardKernelParams(spec, role)) {
+      StringRef type = param.kind == BackwardParam::Kind::Ptr   ? "ptr"
+                       : param.kind == BackwardParam::Kind::I32 ? "i32"
+                                                                : "i64";
+      os << "param " << param.name << " " << type << "\n";
+    }
+  }
+  return text;
+}

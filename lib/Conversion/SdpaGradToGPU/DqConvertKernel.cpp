@@ -1,0 +1,67 @@
+//===- DqConvertKernel.cpp - dQ from its f32 accumulator ------------------===//
+//
+// One program per (query tile t = blockIdx.x, query head h, batch b):
+//
+//   dQ[b, h, q, d] = element_type(dq_accum[b, h, q, d])   for q < Sq
+//
+// The scale is already folded into the accumulated dS, so this is a plain
+// conversion.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BackwardKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+using namespace mlir::sdpa::detail;
+
+namespace {
+class DqConvertKernelBuilder : public KernelBuilderBase {
+public:
+  using KernelBuilderBase::KernelBuilderBase;
+
+  void build(gpu::GPUFuncOp func) {
+    bindArguments(func, BackwardRole::DqConvert);
+    Value seqQ = argIndex("seq_q");
+    Value headsQ = argIndex("heads_q");
+    Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+    Value head = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+    Value batch = gpu::BlockIdOp::create(b, gpu::Dimension::z);
+    Value q0 = mul(qTile, idx(spec.tiles.q));
+    Value bh = add(mul(batch, headsQ), head);
+    Value accBase = mul(add(mul(bh, seqQ), q0), idx(spec.headDim));
+    Value dqBase = add(add(mul(batch, argIndex("dq_stride_b")),
+                           mul(head, argIndex("dq_stride_h"))),
+                       mul(q0, argIndex("dq_stride_s")));
+    Value dqStrideS = argIndex("dq_stride_s");
+    Value rows = arith::MinUIOp::create(
+        b, idx(spec.tiles.q),
+        sub(arith::MaxUIOp::create(b, seqQ, q0), q0));
+    Value limit = mul(rows, idx(spec.headDim));
+    scf::ForOp::create(
+        b, tid, limit, idx(spec.rowThreads()), ValueRange{},
+        [&](OpBuilder &, Location, Value e, ValueRange) {
+          Value acc = memref::LoadOp::create(b, args["dq_accum"],
+                                             ValueRange{add(accBase, e)});
+          Value row = divu(e, idx(spec.headDim));
+          Value col = remu(e, idx(spec.headDim));
+          Value value = arith::TruncFOp::create(b, spec.elementType, acc);
+          memref::StoreOp::create(
+              b, value, args["dq"],
+              ValueRange{add(dqBase, add(mul(row, dqStrideS), col))});
+          scf::YieldOp::create(b);
+        });
+    gpu::ReturnOp::create(b);
+  }
+};
+} // namespace
+
+void mlir::sdpa::detail::buildDqConvertKernel(ImplicitLocOpBuilder &b,
+                                              const BackwardKernelSpec &spec,
+                                              gpu::GPUFuncOp func) {
+  DqConvertKernelBuilder(b, spec).build(func);
+}

@@ -1,0 +1,177 @@
+//===- KernelCommon.cpp - Helpers shared by the backward kernels ----------===//
+//
+// Parameter binding, constants and integer/float arithmetic, views of the
+// dynamic shared memory, cp.async tile copies with zero fill, ldmatrix
+// fragment loads and the m16n8k16 mma.sync of the backward kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BackwardKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+using namespace mlir::sdpa::detail;
+
+void KernelBuilderBase::bindArguments(gpu::GPUFuncOp func, BackwardRole role) {
+  SmallVector<BackwardParam> params = getBackwardKernelParams(spec, role);
+  for (auto [param, value] : llvm::zip(params, func.getArguments()))
+    args[param.name] = value;
+  tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+}
+
+Value KernelBuilderBase::argIndex(StringRef name) {
+  assert(args.count(name) && "unknown kernel parameter");
+  return arith::IndexCastOp::create(b, b.getIndexType(), args[name]);
+}
+
+Value KernelBuilderBase::idx(int64_t v) {
+  return arith::ConstantIndexOp::create(b, v);
+}
+Value KernelBuilderBase::f32(double v) {
+  return arith::ConstantOp::create(b, b.getF32FloatAttr(v));
+}
+Value KernelBuilderBase::add(Value x, Value y) {
+  return arith::AddIOp::create(b, x, y);
+}
+Value KernelBuilderBase::sub(Value x, Value y) {
+  return arith::SubIOp::create(b, x, y);
+}
+Value KernelBuilderBase::mul(Value x, Value y) {
+  return arith::MulIOp::create(b, x, y);
+}
+Value KernelBuilderBase::divu(Value x, Value y) {
+  return arith::DivUIOp::create(b, x, y);
+}
+Value KernelBuilderBase::remu(Value x, Value y) {
+  return arith::RemUIOp::create(b, x, y);
+}
+Value KernelBuilderBase::cmp(arith::CmpIPredicate pred, Value x, Value y) {
+  return arith::CmpIOp::create(b, pred, x, y);
+}
+Value KernelBuilderBase::select(Value cond, Value x, Value y) {
+  return arith::SelectOp::create(b, cond, x, y);
+}
+Value KernelBuilderBase::fadd(Value x, Value y) {
+  return arith::AddFOp::create(b, x, y);
+}
+Value KernelBuilderBase::fsub(Value x, Value y) {
+  return arith::SubFOp::create(b, x, y);
+}
+Value KernelBuilderBase::fmul(Value x, Value y) {
+  return arith::MulFOp::create(b, x, y);
+}
+
+Value KernelBuilderBase::lane() {
+  return remu(tid, idx(sm80::kWarpSize));
+}
+
+Value KernelBuilderBase::sharedView(int64_t offset, ArrayRef<int64_t> shape,
+                                    Type elem) {
+  assert(offset % sm80::kSmemAlignBytes == 0 && "misaligned shared buffer");
+  MLIRContext *ctx = b.getContext();
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  Value dynShared = gpu::DynamicSharedMemoryOp::create(
+      b, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                         MemRefLayoutAttrInterface{}, workgroup));
+  auto type =
+      MemRefType::get(shape, elem, MemRefLayoutAttrInterface{}, workgroup);
+  return memref::ViewOp::create(b, type, dynShared, idx(offset),
+                                ValueRange{});
+}
+
+Value KernelBuilderBase::copyTileAsync(Value global, Value base, Value strideS,
+                                       Value row0, Value limit, Value smem,
+                                       int64_t tileRows) {
+  int64_t chunksPerRow = spec.headDim / sm80::kAsyncCopyElems;
+  int64_t chunks = tileRows * chunksPerRow;
+  int64_t threads = spec.threads();
+  assert(chunks % threads == 0 && "tile copy does not divide the block");
+  SmallVector<Value> tokens;
+  for (int64_t i = 0; i < chunks / threads; ++i) {
+    Value chunk = add(tid, idx(i * threads));
+    Value row = divu(chunk, idx(chunksPerRow));
+    Value col = mul(remu(chunk, idx(chunksPerRow)),
+                    idx(sm80::kAsyncCopyElems));
+    Value globalRow = add(row0, row);
+    Value inBounds = cmp(arith::CmpIPredicate::ult, globalRow, limit);
+    // Rows past the sequence read nothing (zero fill) from a valid address.
+    Value srcRow = select(inBounds, globalRow, idx(0));
+    Value srcElems =
+        select(inBounds, idx(sm80::kAsyncCopyElems), idx(0));
+    Value src = add(base, add(mul(srcRow, strideS), col));
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, smem, ValueRange{row, col}, global, ValueRange{src},
+        b.getIndexAttr(sm80::kAsyncCopyElems), srcElems,
+        /*bypassL1=*/UnitAttr()));
+  }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
+}
+
+void KernelBuilderBase::waitAll(Value group) {
+  nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
+}
+
+Value KernelBuilderBase::loadA(Value smem, Value row0, Value col0) {
+  Value l = lane();
+  Value row = add(row0, remu(l, idx(16)));
+  Value col = add(col0, mul(divu(l, idx(16)), idx(sm80::kLdMatrixCols)));
+  auto type = VectorType::get({4, 2}, spec.elementType);
+  return nvgpu::LdMatrixOp::create(b, type, smem, ValueRange{row, col},
+                                   /*transpose=*/false, /*numTiles=*/4);
+}
+
+Value KernelBuilderBase::loadB(Value smem, Value row0, Value col0) {
+  Value l = lane();
+  Value row = add(row0, remu(l, idx(sm80::kLdMatrixRows)));
+  Value block = remu(divu(l, idx(sm80::kLdMatrixRows)), idx(2));
+  Value col = add(col0, mul(block, idx(sm80::kLdMatrixCols)));
+  auto type = VectorType::get({2, 2}, spec.elementType);
+  return nvgpu::LdMatrixOp::create(b, type, smem, ValueRange{row, col},
+                                   /*transpose=*/false, /*numTiles=*/2);
+}
+
+Value KernelBuilderBase::loadBTransposed(Value smem, Value row0, Value col0) {
+  // Lanes 0-7 address k rows 0-7 (matrix 0), lanes 8-15 k rows 8-15.
+  Value row = add(row0, remu(lane(), idx(16)));
+  auto type = VectorType::get({2, 2}, spec.elementType);
+  return nvgpu::LdMatrixOp::create(b, type, smem, ValueRange{row, col0},
+                                   /*transpose=*/true, /*numTiles=*/2);
+}
+
+Value KernelBuilderBase::mma(Value a, Value bFrag, Value c) {
+  return nvgpu::MmaSyncOp::create(
+      b, a, bFrag, c,
+      ArrayRef<int64_t>{sm80::kMmaM, sm80::kMmaN, sm80::kMmaK});
+}
+
+Value KernelBuilderBase::accumulatorsToA(Value lo, Value hi) {
+  auto half2 = VectorType::get({2, 2}, spec.elementType);
+  Value loH = arith::TruncFOp::create(b, half2, lo);
+  Value hiH = arith::TruncFOp::create(b, half2, hi);
+  // A = [lo rows r, r+8 | hi rows r, r+8]: the m16n8k16 A register order.
+  return vector::ShuffleOp::create(b, loH, hiH,
+                                   ArrayRef<int64_t>{0, 1, 2, 3});
+}
+
+Value KernelBuilderBase::zeroAccumulator() {
+  auto type = VectorType::get({2, 2}, b.getF32Type());
+  return arith::ConstantOp::create(
+      b, type, DenseElementsAttr::get(type, b.getF32FloatAttr(0.0)));
+}
+
+Value KernelBuilderBase::extract(Value frag, int64_t i, int64_t j) {
+  return vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{i, j});
+}
+
+Value KernelBuilderBase::insert(Value value, Value frag, int64_t i,
+                                int64_t j) {
+  return vector::InsertOp::create(b, value, frag, ArrayRef<int64_t>{i, j});
+}

@@ -1,0 +1,310 @@
+//===- MainKernel.cpp - The backward kv-tile program ----------------------===//
+//
+// One program per (key tile u = blockIdx.x, kv head = blockIdx.y, batch =
+// blockIdx.z), one warp per 16 keys of the tile. K and V stay in shared
+// memory; for each query head of the kv head's group (in ascending order,
+// so dK and dV are deterministic) the program walks exactly its query tiles
+// [q_begin(u), q_end(u)) ascending (buildBackwardBounds), and per tile t:
+//
+//   S^T  = K Q^T,  P^T = exp2(S^T * scale * log2(e) - LSE * log2(e))
+//          (0 outside the band; LSE = -inf gives 0)
+//   dP^T = V dO^T, dS^T = P^T * (dP^T - Delta)
+//   dV  += P^T dO,  dK += dS^T Q          (registers, f32)
+//   dQ  += scale * dS K                   (Relay.cpp)
+//
+// and stores dK * scale and dV once (zero when the range is empty). Every
+// visited tile is masked cell by cell (the backward has no interior split).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MainKernel.h"
+
+#include "SdpaDialect/Transforms/ScheduleBounds.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::sdpa;
+using namespace mlir::sdpa::detail;
+
+SmallVector<Value> GradAccumulators::flatten() const {
+  SmallVector<Value> values(dK);
+  llvm::append_range(values, dV);
+  return values;
+}
+
+GradAccumulators GradAccumulators::unflatten(ValueRange values) {
+  GradAccumulators acc;
+  size_t half = values.size() / 2;
+  acc.dK.assign(values.begin(), values.begin() + half);
+  acc.dV.assign(values.begin() + half, values.end());
+  return acc;
+}
+
+/// Emits `scf.for` over [lo, hi) carrying `acc`, with `body` building the
+/// step at `b`'s insertion point; tags the loop with `tag`.
+static void forLoop(ImplicitLocOpBuilder &b, Value lo, Value hi,
+                    GradAccumulators &acc, StringRef tag,
+                    function_ref<void(Value, GradAccumulators &)> body) {
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  auto loop = scf::ForOp::create(
+      b, lo, hi, one, acc.flatten(),
+      [&](OpBuilder &nested, Location, Value iv, ValueRange iterArgs) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        GradAccumulators inner = GradAccumulators::unflatten(iterArgs);
+        body(iv, inner);
+        scf::YieldOp::create(b, inner.flatten());
+      });
+  loop->setAttr(tag, b.getUnitAttr());
+  acc = GradAccumulators::unflatten(loop.getResults());
+}
+
+void MainKernelBuilder::emitSetup() {
+  seqQ = argIndex("seq_q");
+  seqKv = argIndex("seq_kv");
+  headsQ = argIndex("heads_q");
+  headsKv = argIndex("heads_kv");
+  group = divu(headsQ, headsKv);
+  kvTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  kvHead = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+  batch = gpu::BlockIdOp::create(b, gpu::Dimension::z);
+  k0 = mul(kvTile, idx(spec.tiles.kv));
+  warp = divu(tid, idx(sm80::kWarpSize));
+  Value l = lane();
+  fragRow = divu(l, idx(sm80::kQuadSize));
+  fragCol = mul(remu(l, idx(sm80::kQuadSize)), idx(2));
+  delta = spec.band.align == Alignment::BottomRight ? sub(seqKv, seqQ)
+                                                    : idx(0);
+  qStrideS = argIndex("q_stride_s");
+  doStrideS = argIndex("do_stride_s");
+
+  Type elem = spec.elementType, f32Type = b.getF32Type();
+  int64_t rowElems = spec.rowElems();
+  kSmem = sharedView(spec.kOffset(), {spec.tiles.kv, rowElems}, elem);
+  vSmem = sharedView(spec.vOffset(), {spec.tiles.kv, rowElems}, elem);
+  qSmem = sharedView(spec.qOffset(), {spec.tiles.q, rowElems}, elem);
+  doSmem = sharedView(spec.doOffset(), {spec.tiles.q, rowElems}, elem);
+  dsSmem = sharedView(spec.dsOffset(), {spec.tiles.q, spec.dsRowElems()},
+                      elem);
+  lseSmem = sharedView(spec.lseOffset(), {spec.tiles.q}, f32Type);
+  deltaSmem = sharedView(spec.deltaOffset(), {spec.tiles.q}, f32Type);
+}
+
+QueryHeadBases MainKernelBuilder::emitQueryHeadBases(Value head) {
+  QueryHeadBases bases;
+  bases.head = head;
+  auto base = [&](StringRef t) {
+    return add(mul(batch, argIndex((t + "_stride_b").str())),
+               mul(head, argIndex((t + "_stride_h").str())));
+  };
+  bases.q = base("q");
+  bases.dO = base("do");
+  bases.lse = base("lse");
+  Value bh = add(mul(batch, headsQ), head);
+  bases.rowStats = mul(bh, seqQ);
+  bases.dqAccum = mul(bases.rowStats, idx(spec.headDim));
+  if (spec.deterministic)
+    bases.counters =
+        mul(bh, arith::CeilDivUIOp::create(b, seqQ, idx(spec.tiles.q)));
+  return bases;
+}
+
+void MainKernelBuilder::loadRowStats(Value q0, const QueryHeadBases &bases) {
+  double inf = std::numeric_limits<double>::infinity();
+  for (int64_t r0 = 0; r0 < spec.tiles.q; r0 += spec.threads()) {
+    Value r = add(tid, idx(r0));
+    Value live = cmp(arith::CmpIPredicate::ult, r, idx(spec.tiles.q));
+    scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
+      Value row = add(q0, r);
+      Value inBounds = cmp(arith::CmpIPredicate::ult, row, seqQ);
+      Value safeRow = select(inBounds, row, idx(0));
+      Value lse = memref::LoadOp::create(b, args["lse"],
+                                         ValueRange{add(bases.lse, safeRow)});
+      Value rowDelta = memref::LoadOp::create(
+          b, args["delta"], ValueRange{add(bases.rowStats, safeRow)});
+      // A row that sees no key (LSE = -inf) or lies past Sq gets P = 0:
+      // exp2(s - +inf) = 0, never exp2(s + inf).
+      Value seesKeys = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, lse,
+                                             f32(-inf));
+      Value valid = arith::AndIOp::create(b, inBounds, seesKeys);
+      Value lse2 = select(valid, fmul(lse, f32(sm80::kLog2e)), f32(inf));
+      memref::StoreOp::create(b, lse2, lseSmem, ValueRange{r});
+      memref::StoreOp::create(b, select(inBounds, rowDelta, f32(0.0)),
+                              deltaSmem, ValueRange{r});
+      scf::YieldOp::create(b);
+    });
+  }
+}
+
+SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
+                                                     Value rows) {
+  Value warpRow0 = mul(warp, idx(sm80::kMmaM));
+  SmallVector<Value> aFrags;
+  for (int64_t kk = 0; kk < spec.headDim / sm80::kMmaK; ++kk)
+    aFrags.push_back(loadA(keyRows, warpRow0, idx(kk * sm80::kMmaK)));
+  SmallVector<Value> products;
+  for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
+    Value c = zeroAccumulator();
+    for (int64_t kk = 0; kk < spec.headDim / sm80::kMmaK; ++kk)
+      c = mma(aFrags[kk],
+              loadB(rows, idx(j * sm80::kMmaN), idx(kk * sm80::kMmaK)), c);
+    products.push_back(c);
+  }
+  return products;
+}
+
+Value MainKernelBuilder::isVisible(Value q, Value key) {
+  using P = arith::CmpIPredicate;
+  Value visible = arith::AndIOp::create(b, cmp(P::ult, q, seqQ),
+                                        cmp(P::ult, key, seqKv));
+  Value anchor = add(q, delta);
+  if (spec.band.left)
+    visible = arith::AndIOp::create(
+        b, visible, cmp(P::sge, key, sub(anchor, idx(*spec.band.left))));
+  if (spec.band.right)
+    visible = arith::AndIOp::create(
+        b, visible, cmp(P::sle, key, add(anchor, idx(*spec.band.right))));
+  return visible;
+}
+
+void MainKernelBuilder::emitQueryTileStep(Value t, const QueryHeadBases &bases,
+                                          GradAccumulators &acc) {
+  // Every warp is done with the previous tile's Q, dO, dS and row stats.
+  gpu::BarrierOp::create(b);
+  Value q0 = mul(t, idx(spec.tiles.q));
+  copyTileAsync(args["q"], bases.q, qStrideS, q0, seqQ, qSmem, spec.tiles.q);
+  Value copies = copyTileAsync(args["do"], bases.dO, doStrideS, q0, seqQ,
+                              doSmem, spec.tiles.q);
+  loadRowStats(q0, bases);
+  waitAll(copies);
+  gpu::BarrierOp::create(b);
+
+  SmallVector<Value> s = keyRowProducts(kSmem, qSmem);
+  SmallVector<Value> dP = keyRowProducts(vSmem, doSmem);
+
+  // P^T and dS^T in place of S^T and dP^T; dS * scale to shared memory for
+  // the dQ product.
+  Value scaleLog2 = f32(spec.scale * sm80::kLog2e);
+  Value scale = f32(spec.scale);
+  Value keyLocal0 = add(mul(warp, idx(sm80::kMmaM)), fragRow);
+  SmallVector<Value> p(s), dS(dP);
+  for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
+    for (int64_t e = 0; e < 2; ++e) {
+      Value qLocal = add(idx(j * sm80::kMmaN + e), fragCol);
+      Value q = add(q0, qLocal);
+      Value lse2 = memref::LoadOp::create(b, lseSmem, ValueRange{qLocal});
+      Value rowDelta =
+          memref::LoadOp::create(b, deltaSmem, ValueRange{qLocal});
+      for (int64_t i = 0; i < 2; ++i) {
+        Value keyLocal = add(keyLocal0, idx(8 * i));
+        Value key = add(k0, keyLocal);
+        Value score = extract(s[j], i, e);
+        Value prob = math::Exp2Op::create(b, fsub(fmul(score, scaleLog2), lse2));
+        prob = select(isVisible(q, key), prob, f32(0.0));
+        Value grad = fmul(prob, fsub(extract(dP[j], i, e), rowDelta));
+        p[j] = insert(prob, p[j], i, e);
+        dS[j] = insert(grad, dS[j], i, e);
+        Value scaled =
+            arith::TruncFOp::create(b, spec.elementType, fmul(grad, scale));
+        memref::StoreOp::create(b, scaled, dsSmem,
+                                ValueRange{qLocal, keyLocal});
+      }
+    }
+  }
+
+  // dV += P^T dO, dK += dS^T Q (queries are the reduction).
+  for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
+    Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
+    Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
+    for (int64_t dn = 0; dn < spec.headDim / sm80::kMmaN; ++dn) {
+      Value row0 = idx(kq * sm80::kMmaK), col0 = idx(dn * sm80::kMmaN);
+      acc.dV[dn] = mma(aP, loadBTransposed(doSmem, row0, col0), acc.dV[dn]);
+      acc.dK[dn] = mma(aS, loadBTransposed(qSmem, row0, col0), acc.dK[dn]);
+    }
+  }
+
+  // The whole dS tile is in shared memory.
+  gpu::BarrierOp::create(b);
+  emitDqUpdate(t, q0, bases);
+}
+
+void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {
+  auto base = [&](StringRef t) {
+    return add(mul(batch, argIndex((t + "_stride_b").str())),
+               mul(kvHead, argIndex((t + "_stride_h").str())));
+  };
+  Value dkBase = base("dk"), dvBase = base("dv");
+  Value dkStrideS = argIndex("dk_stride_s"), dvStrideS = argIndex("dv_stride_s");
+  auto pairType = VectorType::get({2}, spec.elementType);
+  auto pairF32 = VectorType::get({2}, b.getF32Type());
+  Value scale = vector::BroadcastOp::create(b, pairF32, f32(spec.scale));
+  Value keyLocal0 = add(mul(warp, idx(sm80::kMmaM)), fragRow);
+  for (int64_t i = 0; i < 2; ++i) {
+    Value key = add(k0, add(keyLocal0, idx(8 * i)));
+    Value live = cmp(arith::CmpIPredicate::ult, key, seqKv);
+    scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
+      for (int64_t dn = 0; dn < spec.headDim / sm80::kMmaN; ++dn) {
+        Value col = add(idx(dn * sm80::kMmaN), fragCol);
+        Value dk = vector::ExtractOp::create(b, acc.dK[dn],
+                                             ArrayRef<int64_t>{i});
+        dk = arith::MulFOp::create(b, dk, scale);
+        Value dv = vector::ExtractOp::create(b, acc.dV[dn],
+                                             ArrayRef<int64_t>{i});
+        vector::StoreOp::create(
+            b, arith::TruncFOp::create(b, pairType, dk), args["dk"],
+            ValueRange{add(dkBase, add(mul(key, dkStrideS), col))});
+        vector::StoreOp::create(
+            b, arith::TruncFOp::create(b, pairType, dv), args["dv"],
+            ValueRange{add(dvBase, add(mul(key, dvStrideS), col))});
+      }
+      scf::YieldOp::create(b);
+    });
+  }
+}
+
+void MainKernelBuilder::build(gpu::GPUFuncOp func) {
+  bindArguments(func, BackwardRole::Main);
+  emitSetup();
+
+  // K and V of the tile, once (zero past Skv).
+  auto kvBase = [&](StringRef t) {
+    return add(mul(batch, argIndex((t + "_stride_b").str())),
+               mul(kvHead, argIndex((t + "_stride_h").str())));
+  };
+  copyTileAsync(args["k"], kvBase("k"), argIndex("k_stride_s"), k0, seqKv,
+                kSmem, spec.tiles.kv);
+  Value kvGroup = copyTileAsync(args["v"], kvBase("v"), argIndex("v_stride_s"),
+                                k0, seqKv, vSmem, spec.tiles.kv);
+  waitAll(kvGroup);
+
+  // The query tiles of key tile u: exactly [q_begin(u), q_end(u)).
+  BackwardBounds bounds = buildBackwardBounds(b, b.getLoc(), spec.schedule,
+                                              kvTile, seqQ, seqKv);
+  GradAccumulators acc;
+  acc.dK.assign(spec.headDim / sm80::kMmaN, zeroAccumulator());
+  acc.dV = acc.dK;
+  forLoop(b, idx(0), group, acc, "sdpa.head_loop",
+          [&](Value j, GradAccumulators &headAcc) {
+            QueryHeadBases bases =
+                emitQueryHeadBases(add(mul(kvHead, group), j));
+            forLoop(b, bounds.qBegin, bounds.qEnd, headAcc, "sdpa.q_loop",
+                    [&](Value t, GradAccumulators &stepAcc) {
+                      emitQueryTileStep(t, bases, stepAcc);
+                    });
+          });
+  emitStoreGradients(acc);
+  gpu::ReturnOp::create(b);
+}
+
+void mlir::sdpa::detail::buildMainKernel(ImplicitLocOpBuilder &b,
+                                         const BackwardKernelSpec &spec,
+                                         gpu::GPUFuncOp func) {
+  MainKernelBuilder(b, spec).build(func);
+}

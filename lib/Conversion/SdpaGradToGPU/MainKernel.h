@@ -1,0 +1,79 @@
+//===- MainKernel.h - Builder of the backward kv-tile kernel ----*- C++ -*-===//
+//
+// The main backward kernel: one program per (key tile u = blockIdx.x, kv
+// head, batch). Defined in MainKernel.cpp (setup, loops, P and dS, dK/dV)
+// and Relay.cpp (the dQ partial and its adds, atomic or relayed).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPA_LIB_CONVERSION_SDPAGRADTOGPU_MAINKERNEL_H
+#define SDPA_LIB_CONVERSION_SDPAGRADTOGPU_MAINKERNEL_H
+
+#include "BackwardKernel.h"
+
+namespace mlir::sdpa::detail {
+
+/// The register accumulators of one thread: dK and dV of its warp's 16 keys,
+/// one fragment per 8 columns of head_dim each.
+struct GradAccumulators {
+  SmallVector<Value> dK, dV;
+
+  SmallVector<Value> flatten() const;
+  static GradAccumulators unflatten(ValueRange values);
+};
+
+/// Per query head: the element offsets of its slices.
+struct QueryHeadBases {
+  Value head;     // the query head index
+  Value q, dO;    // of the (batch, head) slices of Q and dO
+  Value lse;      // of LSE's (batch, head) row
+  Value rowStats; // of delta's (batch, head) row: (b * Hq + h) * Sq
+  Value dqAccum;  // of dq_accum's (batch, head) slice
+  Value counters; // of the relay counters' (batch, head) row
+};
+
+class MainKernelBuilder : public KernelBuilderBase {
+public:
+  using KernelBuilderBase::KernelBuilderBase;
+
+  void build(gpu::GPUFuncOp func);
+
+private:
+  //===--- MainKernel.cpp -------------------------------------------------===//
+  void emitSetup();
+  QueryHeadBases emitQueryHeadBases(Value head);
+  /// One visit of query tile `t`: loads Q, dO, LSE, Delta; recomputes P;
+  /// forms dS; accumulates dK, dV; adds the dQ partial.
+  void emitQueryTileStep(Value t, const QueryHeadBases &bases,
+                         GradAccumulators &acc);
+  void loadRowStats(Value q0, const QueryHeadBases &bases);
+  /// K^T-side products: per 8-query block, S^T (or dP^T) of the warp's 16
+  /// keys against the 8 queries of `rows` (Q or dO in shared memory).
+  SmallVector<Value> keyRowProducts(Value keyRows, Value rows);
+  /// Whether cell (q, key) is visible under the band.
+  Value isVisible(Value q, Value key);
+  void emitStoreGradients(const GradAccumulators &acc);
+
+  //===--- Relay.cpp ------------------------------------------------------===//
+  /// dQ partial of query tile `t` from dS in shared memory and K, then its
+  /// adds into dq_accum: plain atomics, or, in deterministic mode, in the
+  /// relay turn of this key tile.
+  void emitDqUpdate(Value t, Value q0, const QueryHeadBases &bases);
+  /// Spins (thread 0) until the counter at `counter` equals `turn`.
+  void emitRelayAcquire(Value counter, Value turn);
+  /// Makes this program's adds visible and passes the turn on.
+  void emitRelayRelease(Value counter, Value turn);
+
+  // Sizes and program coordinates (index).
+  Value seqQ, seqKv, headsQ, headsKv, group, delta;
+  Value kvTile, kvHead, batch, k0;
+  Value warp, fragRow, fragCol;
+  // Shared buffers.
+  Value kSmem, vSmem, qSmem, doSmem, dsSmem, lseSmem, deltaSmem;
+  // Strides (index).
+  Value qStrideS, doStrideS;
+};
+
+} // namespace mlir::sdpa::detail
+
+#endif // SDPA_LIB_CONVERSION_SDPAGRADTOGPU_MAINKERNEL_H

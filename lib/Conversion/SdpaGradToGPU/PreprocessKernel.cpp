@@ -1,0 +1,115 @@
+//===- PreprocessKernel.cpp - Delta = rowsum(dO * O), zeroed workspaces ---===//
+//
+// One program per (query tile t = blockIdx.x, query head h, batch b):
+//
+//   delta[b, h, q]       = sum_d dO[b, h, q, d] * O[b, h, q, d]   (f32)
+//   dq_accum[b, h, q, :] = 0                    for q in the tile, q < Sq
+//   relay_counters[b, h, t] = 0                 (deterministic mode)
+//
+// so the runtime needs no memset: the three kernels run in stream order.
+// delta and dq_accum are contiguous [B, Hq, Sq] and [B, Hq, Sq, D] f32,
+// relay_counters contiguous [B, Hq, ceil(Sq / Tq)] i32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BackwardKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+using namespace mlir::sdpa::detail;
+
+namespace {
+class PreprocessKernelBuilder : public KernelBuilderBase {
+public:
+  using KernelBuilderBase::KernelBuilderBase;
+
+  void build(gpu::GPUFuncOp func) {
+    bindArguments(func, BackwardRole::Preprocess);
+    Value seqQ = argIndex("seq_q");
+    Value headsQ = argIndex("heads_q");
+    Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+    Value head = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+    Value batch = gpu::BlockIdOp::create(b, gpu::Dimension::z);
+    Value q0 = mul(qTile, idx(spec.tiles.q));
+    Value bh = add(mul(batch, headsQ), head);
+    auto base = [&](StringRef t) {
+      return add(mul(batch, argIndex((t + "_stride_b").str())),
+                 mul(head, argIndex((t + "_stride_h").str())));
+    };
+    Value oBase = base("o"), doBase = base("do");
+    Value oStrideS = argIndex("o_stride_s"), doStrideS = argIndex("do_stride_s");
+
+    // Delta: one thread per row of the tile.
+    int64_t vec = sm80::kAsyncCopyElems;
+    auto halfVec = VectorType::get({vec}, spec.elementType);
+    auto floatVec = VectorType::get({vec}, b.getF32Type());
+    for (int64_t r0 = 0; r0 < spec.tiles.q; r0 += spec.rowThreads()) {
+      Value r = add(tid, idx(r0));
+      Value row = add(q0, r);
+      Value live = arith::AndIOp::create(
+          b, cmp(arith::CmpIPredicate::ult, r, idx(spec.tiles.q)),
+          cmp(arith::CmpIPredicate::ult, row, seqQ));
+      scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
+        Value zero = arith::ConstantOp::create(
+            b, floatVec, DenseElementsAttr::get(floatVec, b.getF32FloatAttr(0)));
+        Value oRow = add(oBase, mul(row, oStrideS));
+        Value doRow = add(doBase, mul(row, doStrideS));
+        Value acc = zero;
+        for (int64_t d = 0; d < spec.headDim; d += vec) {
+          Value o = vector::LoadOp::create(b, halfVec, args["o"],
+                                           ValueRange{add(oRow, idx(d))});
+          Value dO = vector::LoadOp::create(b, halfVec, args["do"],
+                                            ValueRange{add(doRow, idx(d))});
+          Value prod = arith::MulFOp::create(
+              b, arith::ExtFOp::create(b, floatVec, o),
+              arith::ExtFOp::create(b, floatVec, dO));
+          acc = arith::AddFOp::create(b, acc, prod);
+        }
+        Value sum = vector::ReductionOp::create(b, vector::CombiningKind::ADD,
+                                                acc);
+        memref::StoreOp::create(b, sum, args["delta"],
+                                ValueRange{add(mul(bh, seqQ), row)});
+        scf::YieldOp::create(b);
+      });
+    }
+
+    // dq_accum rows of the tile := 0.
+    Value accBase = mul(add(mul(bh, seqQ), q0), idx(spec.headDim));
+    Value limit = mul(arith::MinUIOp::create(
+                          b, idx(spec.tiles.q),
+                          arith::SubIOp::create(
+                              b, arith::MaxUIOp::create(b, seqQ, q0), q0)),
+                      idx(spec.headDim));
+    scf::ForOp::create(
+        b, tid, limit, idx(spec.rowThreads()), ValueRange{},
+        [&](OpBuilder &, Location, Value e, ValueRange) {
+          memref::StoreOp::create(b, f32(0.0), args["dq_accum"],
+                                  ValueRange{add(accBase, e)});
+          scf::YieldOp::create(b);
+        });
+
+    if (spec.deterministic) {
+      Value qTiles = arith::CeilDivUIOp::create(b, seqQ, idx(spec.tiles.q));
+      Value first = cmp(arith::CmpIPredicate::eq, tid, idx(0));
+      scf::IfOp::create(b, first, [&](OpBuilder &, Location) {
+        Value zero = arith::ConstantOp::create(b, b.getI32IntegerAttr(0));
+        memref::StoreOp::create(b, zero, args["relay_counters"],
+                                ValueRange{add(mul(bh, qTiles), qTile)});
+        scf::YieldOp::create(b);
+      });
+    }
+    gpu::ReturnOp::create(b);
+  }
+};
+} // namespace
+
+void mlir::sdpa::detail::buildPreprocessKernel(ImplicitLocOpBuilder &b,
+                                               const BackwardKernelSpec &spec,
+                                               gpu::GPUFuncOp func) {
+  PreprocessKernelBuilder(b, spec).build(func);
+}
