@@ -1,0 +1,93 @@
+//===- SdpaConversionPasses.td - sdpa lowering passes ------*- tablegen -*-===//
+
+#ifndef SDPA_CONVERSION_PASSES_TD
+#define SDPA_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower sdpa.attention to an SM80 gpu.module kernel";
+  let description = [{
+    For every dense `sdpa.attention` (layouts `bhsd` and `bshd`, static or
+    dynamic lengths, GQA) emits a `gpu.module @sdpa_fwd_<i>` holding one
+    `gpu.func` kernel, block `(32 * warps, 1, 1)`, grid
+    `(ceil(Sq / Tq), Hq, B)`. Query tile `t = blockIdx.x` of head
+    `h = blockIdx.y` and batch entry `b = blockIdx.z` computes, for its rows,
+
+        m, l, O  = online softmax over the key tiles u in [kv_begin(t), kv_end(t))
+        S'[q, k] = (scale * log2(e)) * dot(Q[q], K[k])      (exp2 domain)
+        O[q]     = sum_k exp2(S'[q, k] - m[q]) V[k] / l[q]
+        LSE[q]   = (m[q] + log2(l[q])) * ln(2)
+
+    with Q in registers (ldmatrix), K and V tiles double-buffered in 16-byte
+    aligned, padded dynamic shared memory through `nvgpu.device_async_copy`
+    (cp.async, zero fill past the sequence), `nvgpu.ldmatrix` (transposed for
+    V), `nvgpu.mma.sync` m16n8k16 with f32 accumulation (`nvvm.mma.sync` for
+    bf16, which the upstream nvgpu lowering does not type), and `gpu.shuffle`
+    for the row max. The key-tile loop runs in three `scf.for` loops whose
+    bounds are `affine.max`/`affine.min` of the schedule's maps applied to
+    `(t)[Sq, Skv]`: masked edge `[kv_begin, ib)`, unmasked interior `[ib, ie)`
+    and masked edge `[ie, kv_end)`, with the interior clamped into the visit
+    range. A row that sees no key stores O = 0 and LSE = -inf.
+
+    The tile sizes are those of the op's `schedule` (else `tile-q`,
+    `tile-kv`); the maps are always the symbolic ones of the band, so one
+    kernel serves every sequence length. The kernel takes bare pointers
+    `q k v o lse`, i32 `seq_q seq_kv heads_q heads_kv` and i64 strides (in
+    elements) `{q,k,v,o}_stride_{b,h,s}`, `lse_stride_{b,h}` (docs/Artifact.md).
+    The op itself stays and is tagged `sdpa.kernel = @module::@kernel`; the
+    artifact manifest of each module is recorded in the `sdpa.artifacts`
+    dictionary of the top-level module. No host code is emitted.
+
+    Example:
+
+        sdpa-opt --sdpa-derive-bounds="tile-q=64 tile-kv=64" \
+                 --convert-sdpa-to-gpu="warps=4" in.mlir
+  }];
+  let options = [
+    Option<"tileQ", "tile-q", "int64_t", /*default=*/"64",
+           "Query rows per tile where the op has no schedule">,
+    Option<"tileKv", "tile-kv", "int64_t", /*default=*/"64",
+           "Keys per tile where the op has no schedule">,
+    Option<"warps", "warps", "int64_t", /*default=*/"4",
+           "Warps per block; each owns tile-q / warps rows (a multiple of 16)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"2",
+           "Shared-memory stages of the K/V tiles (1: no prefetch, 2: double buffer)">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
+def SdpaStripHost : Pass<"sdpa-strip-host", "::mlir::ModuleOp"> {
+  let summary = "Keep only the gpu.module kernels of a lowered module";
+  let description = [{
+    Erases every top-level op that is not a `gpu.module` (the host functions
+    that still hold the tensor-level `sdpa` ops), so that the GPU to NVVM
+    pipeline sees only kernels. The runtime launches the kernels from the
+    artifact; the `sdpa.artifacts` module attribute is kept.
+  }];
+}
+
+def SdpaWriteArtifact : Pass<"sdpa-write-artifact", "::mlir::ModuleOp"> {
+  let summary = "Write each compiled kernel module as PTX plus a manifest";
+  let description = [{
+    For every `gpu.binary` whose object holds PTX (`format = isa`) and whose
+    name has a manifest in the module's `sdpa.artifacts` dictionary, writes
+    `<dir>/<name>.ptx` and `<dir>/<name>.manifest` (docs/Artifact.md,
+    version 1). With `name` set, the only kernel module is written under that
+    name instead. The IR is not changed.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\".\"",
+           "Directory the artifact files are written to">,
+    Option<"name", "name", "std::string", /*default=*/"\"\"",
+           "File name stem for the single kernel module (default: its symbol)">,
+  ];
+}
+
+#endif // SDPA_CONVERSION_PASSES_TD

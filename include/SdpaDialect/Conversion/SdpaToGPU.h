@@ -1,0 +1,102 @@
+//===- SdpaToGPU.h - Lowering sdpa.attention to SM80 kernels ----*- C++ -*-===//
+//
+// The public face of the forward lowering: what a kernel is specialized for
+// (ForwardKernelSpec), how it is read off an op, the kernel's parameters, the
+// gpu.module builder and the artifact manifest of the kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_CONVERSION_SDPATOGPU_H
+#define SDPADIALECT_CONVERSION_SDPATOGPU_H
+
+#include "SdpaDialect/Analysis/Band.h"
+#include "SdpaDialect/Analysis/TileBounds.h"
+#include "SdpaDialect/Conversion/Sm80.h"
+#include "SdpaDialect/SdpaOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <string>
+
+namespace mlir::sdpa {
+
+/// Defaults of the lowering where the op does not fix them.
+struct ForwardKernelOptions {
+  TileShape tiles{64, 64};
+  int64_t warps = 4;
+  int64_t stages = 2;
+};
+
+/// Everything one forward kernel is specialized for. Sequence lengths, head
+/// counts, batch and strides are runtime parameters.
+struct ForwardKernelSpec {
+  Type elementType;   // f16 or bf16
+  int64_t headDim = 0;
+  TileShape tiles;
+  int64_t warps = 4;
+  int64_t stages = 2;
+  Band band;
+  double scale = 1.0;
+  /// The symbolic schedule maps of the band for `tiles` (never specialized
+  /// to static lengths, so one kernel serves every length).
+  ScheduleMaps maps;
+
+  int64_t threads() const { return warps * sm80::kWarpSize; }
+  int64_t rowsPerWarp() const { return tiles.q / warps; }
+  /// mma row tiles (16 rows each) per warp.
+  int64_t rowTilesPerWarp() const { return rowsPerWarp() / sm80::kMmaM; }
+  /// Elements per padded shared row.
+  int64_t smemRowElems() const { return headDim + sm80::kSmemPadElems; }
+  int64_t elementBytes() const { return 2; }
+  int64_t qSmemBytes() const {
+    return tiles.q * smemRowElems() * elementBytes();
+  }
+  int64_t kvSmemBytes() const {
+    return stages * tiles.kv * smemRowElems() * elementBytes();
+  }
+  /// Byte offsets of the Q, K and V buffers in dynamic shared memory.
+  int64_t qSmemOffset() const { return 0; }
+  int64_t kSmemOffset() const { return qSmemBytes(); }
+  int64_t vSmemOffset() const { return qSmemBytes() + kvSmemBytes(); }
+  /// Dynamic shared memory the kernel needs.
+  int64_t sharedBytes() const { return qSmemBytes() + 2 * kvSmemBytes(); }
+  bool isBF16() const { return elementType.isBF16(); }
+};
+
+/// Reads the spec of `op`'s forward kernel: its element type, head dim, band,
+/// scale, and the tiles of its schedule (else `options.tiles`). Emits an
+/// error naming what the lowering does not support and fails.
+FailureOr<ForwardKernelSpec>
+getForwardKernelSpec(AttentionOp op, const ForwardKernelOptions &options);
+
+/// One kernel parameter, in order (docs/Artifact.md names and types).
+struct KernelParam {
+  enum class Kind { Ptr, I32, I64 };
+  std::string name;
+  Kind kind;
+};
+
+/// The parameters of the forward kernel, in order.
+SmallVector<KernelParam> getForwardKernelParams();
+
+/// Builds `gpu.module @moduleName` holding the forward kernel
+/// `gpu.func @kernelName`, at `b`'s insertion point.
+gpu::GPUModuleOp buildForwardKernelModule(OpBuilder &b, Location loc,
+                                          StringRef moduleName,
+                                          StringRef kernelName,
+                                          const ForwardKernelSpec &spec);
+
+/// The artifact manifest of the forward kernel (docs/Artifact.md) without
+/// its `ptx` line, which the artifact writer adds.
+std::string buildForwardManifest(const ForwardKernelSpec &spec,
+                                 StringRef kernelName);
+
+/// The name of the top-level module attribute (a dictionary from gpu.module
+/// name to manifest text) that carries manifests to the artifact writer.
+inline StringRef getArtifactsAttrName() { return "sdpa.artifacts"; }
+/// The discardable attribute naming the kernel an op was lowered to.
+inline StringRef getKernelAttrName() { return "sdpa.kernel"; }
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_CONVERSION_SDPATOGPU_H

@@ -1,0 +1,74 @@
+//===- Epilogue.cpp - Normalize and store O and LSE from registers --------===//
+//
+// After the last key tile each thread reduces its partial row sums over the
+// quad, normalizes its accumulator rows and stores them (two elements per
+// store) together with LSE = (m + log2 l) * ln 2. A row that saw no key has
+// l = 0 and stores O = 0, LSE = -inf. Rows past Sq store nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ForwardKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::sdpa;
+using namespace mlir::sdpa::detail;
+
+void ForwardKernelBuilder::emitEpilogue(SoftmaxState &state) {
+  int64_t dimBlocks = spec.headDim / sm80::kMmaN;
+  Value zero = f32(0.0);
+  Value one = f32(1.0);
+  Value negInf = f32(-std::numeric_limits<double>::infinity());
+  Value ln2 = f32(sm80::kLn2);
+  Value quadLeader = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, lane, idx(sm80::kQuadSize)), idx(0));
+  auto pairType = VectorType::get({2}, b.getF32Type());
+  auto outType = VectorType::get({2}, spec.elementType);
+
+  for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
+    for (int64_t half = 0; half < 2; ++half) {
+      int64_t r = mt * 2 + half;
+      Value sum = quadAllReduce(state.rowSum[r], /*isMax=*/false);
+      Value empty =
+          arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, sum, zero);
+      Value inv = arith::SelectOp::create(
+          b, empty, zero, arith::DivFOp::create(b, one, sum));
+      Value lseValue = arith::MulFOp::create(
+          b, arith::AddFOp::create(b, state.rowMax[r],
+                                   math::Log2Op::create(b, sum)),
+          ln2);
+      lseValue = arith::SelectOp::create(b, empty, negInf, lseValue);
+      Value scale = vector::BroadcastOp::create(b, pairType, inv);
+
+      Value row = add(add(q0, warpRow0),
+                      add(fragRow, idx(mt * sm80::kMmaM + half * 8)));
+      Value inRange =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row, seqQ);
+      auto ifOp = scf::IfOp::create(b, inRange, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value rowBase = add(oBase, mul(row, oStrideS));
+      for (int64_t dn = 0; dn < dimBlocks; ++dn) {
+        Value pair = vector::ExtractOp::create(
+            b, state.acc[mt * dimBlocks + dn], ArrayRef<int64_t>{half});
+        pair = arith::MulFOp::create(b, pair, scale);
+        Value out = arith::TruncFOp::create(b, outType, pair);
+        Value col = add(idx(dn * sm80::kMmaN), fragCol);
+        vector::StoreOp::create(b, out, o, ValueRange{add(rowBase, col)},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(4));
+      }
+      auto lseIf = scf::IfOp::create(b, quadLeader, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(lseIf.thenBlock());
+      memref::StoreOp::create(b, lseValue, lse, ValueRange{add(lseBase, row)});
+    }
+  }
+}

@@ -1,0 +1,306 @@
+//===- ForwardKernel.cpp - The forward kernel: setup and tile loops -------===//
+//
+// Builds the gpu.module and gpu.func of the forward kernel: reads the
+// parameters, forms the (batch, head) base offsets, carves the 16-byte
+// aligned shared buffers out of dynamic shared memory, evaluates the
+// schedule's maps with affine.max / affine.min, and runs the key tiles in
+// three loops: masked edge, unmasked interior, masked edge.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ForwardKernel.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+using namespace mlir::sdpa::detail;
+
+/// Static extent of the flat global memrefs: the kernel indexes them with
+/// runtime offsets; the bare-pointer convention needs a static shape.
+static constexpr int64_t kFlatExtent = int64_t(1) << 40;
+
+SmallVector<Value> SoftmaxState::flatten() const {
+  SmallVector<Value> values(rowMax);
+  llvm::append_range(values, rowSum);
+  llvm::append_range(values, acc);
+  return values;
+}
+
+SoftmaxState SoftmaxState::unflatten(ValueRange values, int64_t rows,
+                                     int64_t accs) {
+  SoftmaxState state;
+  state.rowMax.assign(values.begin(), values.begin() + rows);
+  state.rowSum.assign(values.begin() + rows, values.begin() + 2 * rows);
+  state.acc.assign(values.begin() + 2 * rows,
+                   values.begin() + 2 * rows + accs);
+  return state;
+}
+
+Value ForwardKernelBuilder::idx(int64_t value) {
+  return arith::ConstantIndexOp::create(b, value);
+}
+
+Value ForwardKernelBuilder::f32(double value) {
+  return arith::ConstantOp::create(b, b.getF32FloatAttr(value));
+}
+
+Value ForwardKernelBuilder::add(Value x, Value y) {
+  return arith::AddIOp::create(b, x, y);
+}
+
+Value ForwardKernelBuilder::mul(Value x, Value y) {
+  return arith::MulIOp::create(b, x, y);
+}
+
+SmallVector<KernelParam> mlir::sdpa::getForwardKernelParams() {
+  using Kind = KernelParam::Kind;
+  SmallVector<KernelParam> params;
+  for (StringRef name : {"q", "k", "v", "o", "lse"})
+    params.push_back({name.str(), Kind::Ptr});
+  for (StringRef name : {"seq_q", "seq_kv", "heads_q", "heads_kv"})
+    params.push_back({name.str(), Kind::I32});
+  for (StringRef t : {"q", "k", "v", "o"})
+    for (StringRef dim : {"b", "h", "s"})
+      params.push_back({(t + "_stride_" + dim).str(), Kind::I64});
+  params.push_back({"lse_stride_b", Kind::I64});
+  params.push_back({"lse_stride_h", Kind::I64});
+  return params;
+}
+
+/// The gpu.func argument type of each parameter.
+static SmallVector<Type> getParamTypes(MLIRContext *ctx,
+                                       const ForwardKernelSpec &spec) {
+  SmallVector<Type> types;
+  for (const KernelParam &param : getForwardKernelParams()) {
+    switch (param.kind) {
+    case KernelParam::Kind::Ptr: {
+      Type elem = param.name == "lse" ? Type(Float32Type::get(ctx))
+                                      : spec.elementType;
+      types.push_back(MemRefType::get({kFlatExtent}, elem));
+      break;
+    }
+    case KernelParam::Kind::I32:
+      types.push_back(IntegerType::get(ctx, 32));
+      break;
+    case KernelParam::Kind::I64:
+      types.push_back(IntegerType::get(ctx, 64));
+      break;
+    }
+  }
+  return types;
+}
+
+void ForwardKernelBuilder::emitSetup(gpu::GPUFuncOp func) {
+  SmallVector<KernelParam> params = getForwardKernelParams();
+  llvm::StringMap<Value> arg;
+  for (auto [param, value] : llvm::zip(params, func.getArguments()))
+    arg[param.name] = value;
+  auto toIndex = [&](StringRef name) -> Value {
+    return arith::IndexCastOp::create(b, b.getIndexType(), arg[name]);
+  };
+  q = arg["q"];
+  k = arg["k"];
+  v = arg["v"];
+  o = arg["o"];
+  lse = arg["lse"];
+  seqQ = toIndex("seq_q");
+  seqKv = toIndex("seq_kv");
+  Value headsQ = toIndex("heads_q");
+  Value headsKv = toIndex("heads_kv");
+
+  Value batch = gpu::BlockIdOp::create(b, gpu::Dimension::z);
+  Value head = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+  Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  // GQA: query head h reads key/value head h / (Hq / Hkv).
+  Value group = arith::DivUIOp::create(b, headsQ, headsKv);
+  Value headKv = arith::DivUIOp::create(b, head, group);
+  auto base = [&](StringRef t, Value h) {
+    return add(mul(batch, toIndex((t + "_stride_b").str())),
+               mul(h, toIndex((t + "_stride_h").str())));
+  };
+  qBase = base("q", head);
+  kBase = base("k", headKv);
+  vBase = base("v", headKv);
+  oBase = base("o", head);
+  lseBase = base("lse", head);
+  qStrideS = toIndex("q_stride_s");
+  kStrideS = toIndex("k_stride_s");
+  vStrideS = toIndex("v_stride_s");
+  oStrideS = toIndex("o_stride_s");
+  delta = spec.band.align == Alignment::BottomRight
+              ? Value(arith::SubIOp::create(b, seqKv, seqQ))
+              : idx(0);
+
+  tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  lane = arith::RemUIOp::create(b, tid, idx(sm80::kWarpSize));
+  Value warp = arith::DivUIOp::create(b, tid, idx(sm80::kWarpSize));
+  warpRow0 = mul(warp, idx(spec.rowsPerWarp()));
+  q0 = mul(qTile, idx(spec.tiles.q));
+  fragRow = arith::DivUIOp::create(b, lane, idx(sm80::kQuadSize));
+  fragCol = mul(arith::RemUIOp::create(b, lane, idx(sm80::kQuadSize)), idx(2));
+
+  // Shared buffers: views of dynamic shared memory (aligned to 16 bytes by
+  // the lowering) at offsets that are multiples of 16 bytes.
+  MLIRContext *ctx = b.getContext();
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  Value dynShared = gpu::DynamicSharedMemoryOp::create(
+      b, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                         MemRefLayoutAttrInterface{}, workgroup));
+  auto view = [&](int64_t offset, ArrayRef<int64_t> shape) -> Value {
+    assert(offset % sm80::kSmemAlignBytes == 0 && "misaligned shared buffer");
+    auto type = MemRefType::get(shape, spec.elementType,
+                                MemRefLayoutAttrInterface{}, workgroup);
+    return memref::ViewOp::create(b, type, dynShared, idx(offset),
+                                  ValueRange{});
+  };
+  qSmem = view(spec.qSmemOffset(), {spec.tiles.q, spec.smemRowElems()});
+  kSmem = view(spec.kSmemOffset(),
+               {spec.stages, spec.tiles.kv, spec.smemRowElems()});
+  vSmem = view(spec.vSmemOffset(),
+               {spec.stages, spec.tiles.kv, spec.smemRowElems()});
+
+  emitScheduleBounds();
+  (void)qTile;
+}
+
+/// Applies a schedule map to (t)[Sq, Skv] as affine.max or affine.min.
+static Value applyScheduleMap(ImplicitLocOpBuilder &b, AffineMap map,
+                              bool isMax, Value tile, Value seqQ,
+                              Value seqKv) {
+  SmallVector<Value> operands;
+  if (map.getNumDims() > 0)
+    operands.push_back(tile);
+  Value symbols[] = {seqQ, seqKv};
+  for (unsigned i = 0; i < map.getNumSymbols(); ++i)
+    operands.push_back(symbols[i]);
+  if (isMax)
+    return affine::AffineMaxOp::create(b, map, operands);
+  return affine::AffineMinOp::create(b, map, operands);
+}
+
+void ForwardKernelBuilder::emitScheduleBounds() {
+  Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  const ScheduleMaps &maps = spec.maps;
+  kvBegin = applyScheduleMap(b, maps.kvBegin, /*isMax=*/true, qTile, seqQ,
+                             seqKv);
+  kvEnd = applyScheduleMap(b, maps.kvEnd, /*isMax=*/false, qTile, seqQ,
+                           seqKv);
+  Value rawBegin = applyScheduleMap(b, maps.interiorBegin, /*isMax=*/true,
+                                    qTile, seqQ, seqKv);
+  Value rawEnd = applyScheduleMap(b, maps.interiorEnd, /*isMax=*/false, qTile,
+                                  seqQ, seqKv);
+  // Clamp the interior into the visit range: kv_begin <= ib <= ie <= kv_end.
+  // An empty visit range (kv_end <= kv_begin) leaves all three loops empty.
+  interiorBegin = arith::MaxSIOp::create(
+      b, arith::MinSIOp::create(b, rawBegin, kvEnd), kvBegin);
+  interiorEnd = arith::MaxSIOp::create(
+      b, arith::MinSIOp::create(b, rawEnd, kvEnd), interiorBegin);
+}
+
+SoftmaxState ForwardKernelBuilder::initialState() {
+  SoftmaxState state;
+  int64_t rows = spec.rowTilesPerWarp() * 2;
+  Value negInf = f32(-std::numeric_limits<double>::infinity());
+  Value zero = f32(0.0);
+  state.rowMax.assign(rows, negInf);
+  state.rowSum.assign(rows, zero);
+  auto accType = VectorType::get({2, 2}, b.getF32Type());
+  Value accZero = arith::ConstantOp::create(
+      b, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0)));
+  state.acc.assign(spec.rowTilesPerWarp() * (spec.headDim / sm80::kMmaN),
+                   accZero);
+  return state;
+}
+
+void ForwardKernelBuilder::emitKvStep(Value u, bool masked,
+                                      SoftmaxState &state) {
+  Value stages = idx(spec.stages);
+  Value stage = arith::RemUIOp::create(b, u, stages);
+  Value next = add(u, idx(1));
+  Value nextStage = arith::RemUIOp::create(b, next, stages);
+
+  // K(u) has landed (V(u) may still be in flight); every warp is past the
+  // previous step, so the other stage is free for K(u+1).
+  waitGroups(1);
+  gpu::BarrierOp::create(b);
+  copyKvTileAsync(k, kBase, kStrideS, next, kSmem, nextStage);
+  Scores scores = computeScores(stage);
+  scaleAndMask(scores, mul(u, idx(spec.tiles.kv)), masked);
+  SmallVector<Value> pFrags = updateSoftmax(scores, state);
+
+  // V(u) has landed; every warp is past P V of the previous step.
+  waitGroups(1);
+  gpu::BarrierOp::create(b);
+  copyKvTileAsync(v, vBase, vStrideS, next, vSmem, nextStage);
+  accumulateValues(pFrags, stage, state);
+}
+
+Value ForwardKernelBuilder::emitTileLoop(Value lo, Value hi, bool masked,
+                                         SoftmaxState &state) {
+  int64_t rows = state.rowMax.size();
+  int64_t accs = state.acc.size();
+  auto loop = scf::ForOp::create(
+      b, lo, hi, idx(1), state.flatten(),
+      [&](OpBuilder &nested, Location loc, Value u, ValueRange iterArgs) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        SoftmaxState inner = SoftmaxState::unflatten(iterArgs, rows, accs);
+        emitKvStep(u, masked, inner);
+        scf::YieldOp::create(b, inner.flatten());
+      });
+  loop->setAttr(masked ? "sdpa.masked" : "sdpa.interior", b.getUnitAttr());
+  state = SoftmaxState::unflatten(loop.getResults(), rows, accs);
+  return loop.getInductionVar();
+}
+
+void ForwardKernelBuilder::build(gpu::GPUFuncOp func) {
+  emitSetup(func);
+
+  // Prologue: Q and K(kv_begin) in one group, V(kv_begin) in the next.
+  Value stage = arith::RemUIOp::create(b, kvBegin, idx(spec.stages));
+  Value qTokens = copyTileAsync(q, qBase, qStrideS, q0, seqQ,
+                                /*enabled=*/Value(), qSmem, {}, spec.tiles.q);
+  Value kTokens = copyKvTileAsync(k, kBase, kStrideS, kvBegin, kSmem, stage);
+  (void)qTokens;
+  (void)kTokens;
+  copyKvTileAsync(v, vBase, vStrideS, kvBegin, vSmem, stage);
+  waitGroups(1);
+  gpu::BarrierOp::create(b);
+  qFrags = loadQueryFragments();
+
+  SoftmaxState state = initialState();
+  emitTileLoop(kvBegin, interiorBegin, /*masked=*/true, state);
+  emitTileLoop(interiorBegin, interiorEnd, /*masked=*/false, state);
+  emitTileLoop(interiorEnd, kvEnd, /*masked=*/true, state);
+  waitGroups(0);
+
+  emitEpilogue(state);
+  gpu::ReturnOp::create(b);
+}
+
+gpu::GPUModuleOp mlir::sdpa::buildForwardKernelModule(
+    OpBuilder &builder, Location loc, StringRef moduleName,
+    StringRef kernelName, const ForwardKernelSpec &spec) {
+  MLIRContext *ctx = builder.getContext();
+  auto module = gpu::GPUModuleOp::create(builder, loc, moduleName);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  auto type = FunctionType::get(ctx, getParamTypes(ctx, spec), {});
+  auto func = gpu::GPUFuncOp::create(builder, loc, kernelName, type);
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
+      {int32_t(spec.threads()), 1, 1}));
+
+  ImplicitLocOpBuilder b(loc, builder);
+  b.setInsertionPointToStart(&func.getBody().front());
+  ForwardKernelBuilder(b, spec).build(func);
+  return module;
+}

@@ -1,0 +1,125 @@
+//===- ForwardKernel.h - Builder of the SM80 forward kernel -----*- C++ -*-===//
+//
+// The internal builder of the forward kernel body. Its member functions are
+// defined by concern: GlobalToShared.cpp (cp.async tile copies),
+// Fragments.cpp (ldmatrix loads), MmaTiles.cpp (mma.sync tile products),
+// OnlineSoftmax.cpp (mask, running max and sum, rescale), Epilogue.cpp
+// (normalize and store O and LSE), ForwardKernel.cpp (setup and tile loops).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPA_LIB_CONVERSION_SDPATOGPU_FORWARDKERNEL_H
+#define SDPA_LIB_CONVERSION_SDPATOGPU_FORWARDKERNEL_H
+
+#include "SdpaDialect/Conversion/SdpaToGPU.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir::sdpa::detail {
+
+/// The loop-carried state of the online softmax of one thread: per owned row
+/// (rowTilesPerWarp x 2 rows) the running max (exp2 domain) and the
+/// thread-partial sum, and per (row tile, 8-column block of head_dim) the
+/// output accumulator fragment vector<2x2xf32>.
+struct SoftmaxState {
+  SmallVector<Value> rowMax;
+  SmallVector<Value> rowSum;
+  SmallVector<Value> acc;
+
+  SmallVector<Value> flatten() const;
+  static SoftmaxState unflatten(ValueRange values, int64_t rows,
+                                int64_t accs);
+};
+
+/// Scores of one key tile for one thread: scalars f32 indexed
+/// [rowTile][half][colBlock][elem] (see ForwardKernelBuilder::scoreIndex).
+using Scores = SmallVector<Value>;
+
+class ForwardKernelBuilder {
+public:
+  ForwardKernelBuilder(ImplicitLocOpBuilder &b, const ForwardKernelSpec &spec)
+      : b(b), spec(spec) {}
+
+  /// Emits the whole body of `func` (its entry block is the insertion point).
+  void build(gpu::GPUFuncOp func);
+
+private:
+  //===--- ForwardKernel.cpp: setup and loops ------------------------------===//
+  void emitSetup(gpu::GPUFuncOp func);
+  void emitScheduleBounds();
+  Value emitTileLoop(Value lo, Value hi, bool masked, SoftmaxState &state);
+  void emitKvStep(Value u, bool masked, SoftmaxState &state);
+  SoftmaxState initialState();
+
+  //===--- GlobalToShared.cpp ---------------------------------------------===//
+  /// Issues cp.async copies of `tileRows` rows x head_dim starting at row
+  /// `row0` of the (batch, head) slice at `base` of `global` into `smem`
+  /// (indexed by `smemLead` then row and column). Rows at or past `limit`,
+  /// or all rows when `enabled` is false, are zero-filled. Returns the group.
+  Value copyTileAsync(Value global, Value base, Value strideS, Value row0,
+                      Value limit, Value enabled, Value smem,
+                      ValueRange smemLead, int64_t tileRows);
+  /// Copies key/value tile `u` into `stage` of `smem`; tiles at or past
+  /// kv_end are zero-filled (their reads are skipped).
+  Value copyKvTileAsync(Value global, Value base, Value strideS, Value u,
+                        Value smem, Value stage);
+  void waitGroups(int64_t pending);
+
+  //===--- Fragments.cpp --------------------------------------------------===//
+  /// Q A-fragments [rowTile][k16 block], loaded once.
+  SmallVector<Value> loadQueryFragments();
+  /// K B-fragments of key block j (8 keys) for the k16 blocks 2*kk2, 2*kk2+1.
+  std::pair<Value, Value> loadKeyFragmentPair(Value stage, int64_t j,
+                                              int64_t kk2);
+  /// V B-fragments (transposed load) of key block kc (16 keys) for the
+  /// head_dim blocks 2*dn2, 2*dn2+1.
+  std::pair<Value, Value> loadValueFragmentPair(Value stage, int64_t kc,
+                                                int64_t dn2);
+
+  //===--- MmaTiles.cpp ---------------------------------------------------===//
+  /// One m16n8k16 product with f32 accumulation.
+  Value mma(Value a, Value bFrag, Value c);
+  /// S = Q K^T for the key tile in `stage`, as scalars.
+  Scores computeScores(Value stage);
+  /// acc += P V for the key tile in `stage`.
+  void accumulateValues(ArrayRef<Value> pFrags, Value stage,
+                        SoftmaxState &state);
+
+  //===--- OnlineSoftmax.cpp ----------------------------------------------===//
+  int64_t scoreIndex(int64_t rowTile, int64_t half, int64_t colBlock,
+                     int64_t elem) const;
+  /// Scales scores into the exp2 domain, masking cells outside the band or
+  /// the keys when `masked`.
+  void scaleAndMask(Scores &scores, Value k0, bool masked);
+  /// Updates max/sum, rescales the accumulator, returns P as A-fragments
+  /// [rowTile][k16 block of keys].
+  SmallVector<Value> updateSoftmax(Scores &scores, SoftmaxState &state);
+  Value quadAllReduce(Value value, bool isMax);
+
+  //===--- Epilogue.cpp ---------------------------------------------------===//
+  void emitEpilogue(SoftmaxState &state);
+
+  //===--- helpers --------------------------------------------------------===//
+  Value idx(int64_t v);
+  Value f32(double v);
+  Value add(Value x, Value y);
+  Value mul(Value x, Value y);
+
+  ImplicitLocOpBuilder &b;
+  const ForwardKernelSpec &spec;
+
+  // Kernel arguments and derived values (index unless noted).
+  Value q, k, v, o, lse; // flat memrefs
+  Value seqQ, seqKv, delta;
+  Value qBase, kBase, vBase, oBase, lseBase;
+  Value qStrideS, kStrideS, vStrideS, oStrideS;
+  Value tid, lane, warpRow0, q0;
+  Value fragRow, fragCol; // lane / 4 and 2 * (lane % 4)
+  Value qSmem, kSmem, vSmem;
+  Value kvBegin, kvEnd, interiorBegin, interiorEnd;
+  Value asyncGroup; // a group token for the waits (their count is what counts)
+  SmallVector<Value> qFrags;
+};
+
+} // namespace mlir::sdpa::detail
+
+#endif // SDPA_LIB_CONVERSION_SDPATOGPU_FORWARDKERNEL_H

@@ -1,0 +1,107 @@
+//===- KernelSpec.cpp - What a forward kernel is specialized for ----------===//
+//
+// Reads the kernel spec off an sdpa.attention, refusing (with a diagnostic
+// naming the operand or attribute) what the SM80 forward kernel does not
+// cover, and prints the kernel's artifact manifest (docs/Artifact.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SdpaDialect/Conversion/SdpaToGPU.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+
+FailureOr<ForwardKernelSpec>
+mlir::sdpa::getForwardKernelSpec(AttentionOp op,
+                                 const ForwardKernelOptions &options) {
+  if (op.getLayout() == Layout::thd)
+    return op.emitOpError("layout thd is not supported by the gpu lowering "
+                          "yet: expected bhsd or bshd");
+  if (op.hasPerSequenceLengths())
+    return op.emitOpError("seqlens operands are not supported by the gpu "
+                          "lowering yet");
+
+  ForwardKernelSpec spec;
+  AttentionShape shape = op.getAttentionShape();
+  spec.elementType = getElementTypeOrSelf(op.getQuery().getType());
+  spec.headDim = shape.headDim;
+  if (ShapedType::isDynamic(spec.headDim) || spec.headDim % 32 != 0 ||
+      spec.headDim > 256)
+    return op.emitOpError("expected a static head_dim that is a multiple of "
+                          "32 and at most 256, got ")
+           << (ShapedType::isDynamic(spec.headDim) ? std::string("?")
+                                                   : std::to_string(
+                                                         spec.headDim));
+
+  spec.tiles = options.tiles;
+  if (ScheduleAttr schedule = op.getScheduleAttr())
+    spec.tiles = schedule.getTileShape();
+  spec.warps = options.warps;
+  spec.stages = options.stages;
+  if (spec.warps < 1 ||
+      spec.warps * sm80::kWarpSize > sm80::kMaxThreadsPerBlock)
+    return op.emitOpError("expected warps in [1, ")
+           << sm80::kMaxThreadsPerBlock / sm80::kWarpSize << "], got "
+           << spec.warps;
+  if (spec.stages != 2)
+    return op.emitOpError("expected stages to be 2, got ") << spec.stages;
+  if (spec.tiles.q % (sm80::kMmaM * spec.warps) != 0)
+    return op.emitOpError("expected schedule tile_q ")
+           << spec.tiles.q << " to be a multiple of 16 * warps ("
+           << sm80::kMmaM * spec.warps << ")";
+  if (spec.tiles.kv % sm80::kMmaK != 0)
+    return op.emitOpError("expected schedule tile_kv ")
+           << spec.tiles.kv << " to be a multiple of 16";
+  int64_t chunksPerRow = spec.headDim / sm80::kAsyncCopyElems;
+  for (int64_t rows : {spec.tiles.q, spec.tiles.kv})
+    if ((rows * chunksPerRow) % spec.threads() != 0)
+      return op.emitOpError("expected every tile of ")
+             << rows << " rows to split into 16-byte copies evenly among "
+             << spec.threads() << " threads";
+  if (spec.sharedBytes() > sm80::kMaxSharedBytes)
+    return op.emitOpError("expected the tiles to fit in shared memory: need ")
+           << spec.sharedBytes() << " bytes, at most "
+           << sm80::kMaxSharedBytes;
+
+  spec.band = op.getMaskAttr().getBand();
+  spec.scale = op.getScaleOrDefault();
+  spec.maps = deriveScheduleMaps(spec.band, spec.tiles, op.getContext());
+  return spec;
+}
+
+static std::string formatEdge(std::optional<int64_t> edge) {
+  return edge ? std::to_string(*edge) : std::string("inf");
+}
+
+std::string mlir::sdpa::buildForwardManifest(const ForwardKernelSpec &spec,
+                                             StringRef kernelName) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "sdpa-artifact 1\n";
+  os << "direction forward\n";
+  os << "dtype " << (spec.isBF16() ? "bf16" : "f16") << "\n";
+  os << "head_dim " << spec.headDim << "\n";
+  os << "tile_q " << spec.tiles.q << "\n";
+  os << "tile_kv " << spec.tiles.kv << "\n";
+  os << "band " << formatEdge(spec.band.left) << " "
+     << formatEdge(spec.band.right) << " "
+     << (spec.band.align == Alignment::BottomRight ? "bottom_right"
+                                                   : "top_left")
+     << "\n";
+  os << "scale " << llvm::format("%.17g", spec.scale) << "\n";
+  os << "varlen 0\n";
+  os << "kernel " << kernelName << " forward\n";
+  os << "block " << spec.threads() << " 1 1\n";
+  os << "shared_bytes " << spec.sharedBytes() << "\n";
+  os << "grid q_tiles heads_q batch\n";
+  for (const KernelParam &param : getForwardKernelParams()) {
+    StringRef type = param.kind == KernelParam::Kind::Ptr   ? "ptr"
+                     : param.kind == KernelParam::Kind::I32 ? "i32"
+                                                            : "i64";
+    os << "param " << param.name << " " << type << "\n";
+  }
+  return text;
+}

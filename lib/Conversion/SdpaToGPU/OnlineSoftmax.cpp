@@ -1,0 +1,164 @@
+//===- OnlineSoftmax.cpp - Band mask and the exp2-domain online softmax ---===//
+//
+// Per thread and owned row (row tile mt, half h: row g + 8h of the mma tile,
+// g = lane / 4), the scores of one key tile are scaled by scale * log2(e),
+// masked in edge tiles, and folded into the running max m and sum l:
+//
+//   m'    = max(m, max_k S'[k])            (quad-reduced with gpu.shuffle)
+//   base  = m' == -inf ? 0 : m'            (no visible key yet: no NaN)
+//   alpha = exp2(m - base),  P[k] = exp2(S'[k] - base)
+//   l'    = alpha * l + sum_k P[k]         (thread-partial; reduced at the end)
+//   O'    = alpha * O
+//
+// A masked cell is a true -inf, so its P is exactly 0.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ForwardKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::sdpa;
+using namespace mlir::sdpa::detail;
+
+int64_t ForwardKernelBuilder::scoreIndex(int64_t rowTile, int64_t half,
+                                         int64_t colBlock,
+                                         int64_t elem) const {
+  int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
+  return ((rowTile * 2 + half) * colBlocks + colBlock) * 2 + elem;
+}
+
+void ForwardKernelBuilder::scaleAndMask(Scores &scores, Value k0,
+                                        bool masked) {
+  Value factor = f32(spec.scale * sm80::kLog2e);
+  for (Value &score : scores)
+    score = arith::MulFOp::create(b, score, factor);
+  if (!masked)
+    return;
+
+  // Cell (row, col) of this thread: row = q0 + warpRow0 + 16 mt + g + 8 h,
+  // col = k0 + 2 (lane % 4) + 8 j + e. The band test needs col - row - delta,
+  // which is a per-thread value plus a compile-time offset.
+  Value threadCol = add(k0, fragCol);
+  Value threadRow = add(add(q0, warpRow0), fragRow);
+  Value diff = arith::SubIOp::create(
+      b, arith::SubIOp::create(b, threadCol, threadRow), delta);
+  Value keyRoom = arith::SubIOp::create(b, seqKv, threadCol);
+  Value negInf = f32(-std::numeric_limits<double>::infinity());
+  int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
+  for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
+    for (int64_t half = 0; half < 2; ++half) {
+      for (int64_t j = 0; j < colBlocks; ++j) {
+        for (int64_t e = 0; e < 2; ++e) {
+          int64_t colOff = j * sm80::kMmaN + e;
+          int64_t rowOff = mt * sm80::kMmaM + half * 8;
+          int64_t off = colOff - rowOff;
+          // col < Skv  <=>  colOff < Skv - threadCol.
+          Value visible = arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
+                                                idx(colOff), keyRoom);
+          // col >= row + delta - L  <=>  diff + off >= -L.
+          if (spec.band.left) {
+            Value ok = arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
+                                             diff, idx(-*spec.band.left - off));
+            visible = arith::AndIOp::create(b, visible, ok);
+          }
+          // col <= row + delta + R  <=>  diff + off <= R.
+          if (spec.band.right) {
+            Value ok = arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
+                                             diff, idx(*spec.band.right - off));
+            visible = arith::AndIOp::create(b, visible, ok);
+          }
+          Value &score = scores[scoreIndex(mt, half, j, e)];
+          score = arith::SelectOp::create(b, visible, score, negInf);
+        }
+      }
+    }
+  }
+}
+
+Value ForwardKernelBuilder::quadAllReduce(Value value, bool isMax) {
+  for (int32_t offset = 1; offset < sm80::kQuadSize; offset *= 2) {
+    Value other = gpu::ShuffleOp::create(b, value, offset,
+                                         int32_t(sm80::kWarpSize),
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    value = isMax ? Value(arith::MaxNumFOp::create(b, value, other))
+                  : Value(arith::AddFOp::create(b, value, other));
+  }
+  return value;
+}
+
+SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
+                                                       SoftmaxState &state) {
+  int64_t rowTiles = spec.rowTilesPerWarp();
+  int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
+  Value negInf = f32(-std::numeric_limits<double>::infinity());
+  Value zero = f32(0.0);
+  SmallVector<Value> alphas;
+  for (int64_t mt = 0; mt < rowTiles; ++mt) {
+    for (int64_t half = 0; half < 2; ++half) {
+      int64_t r = mt * 2 + half;
+      Value tileMax = scores[scoreIndex(mt, half, 0, 0)];
+      for (int64_t j = 0; j < colBlocks; ++j)
+        for (int64_t e = 0; e < 2; ++e)
+          if (j || e)
+            tileMax = arith::MaxNumFOp::create(
+                b, tileMax, scores[scoreIndex(mt, half, j, e)]);
+      tileMax = quadAllReduce(tileMax, /*isMax=*/true);
+      Value newMax = arith::MaxNumFOp::create(b, state.rowMax[r], tileMax);
+      Value noKey = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
+                                          newMax, negInf);
+      Value base = arith::SelectOp::create(b, noKey, zero, newMax);
+      Value alpha = math::Exp2Op::create(
+          b, arith::SubFOp::create(b, state.rowMax[r], base));
+      Value sum = zero;
+      for (int64_t j = 0; j < colBlocks; ++j) {
+        for (int64_t e = 0; e < 2; ++e) {
+          Value &score = scores[scoreIndex(mt, half, j, e)];
+          score = math::Exp2Op::create(b, arith::SubFOp::create(b, score, base));
+          sum = arith::AddFOp::create(b, sum, score);
+        }
+      }
+      state.rowSum[r] = arith::AddFOp::create(
+          b, arith::MulFOp::create(b, state.rowSum[r], alpha), sum);
+      state.rowMax[r] = newMax;
+      alphas.push_back(alpha);
+    }
+  }
+
+  // O *= alpha, row by row of each accumulator fragment.
+  auto accType = VectorType::get({2, 2}, b.getF32Type());
+  int64_t dimBlocks = spec.headDim / sm80::kMmaN;
+  for (int64_t mt = 0; mt < rowTiles; ++mt) {
+    Value a0 = alphas[mt * 2], a1 = alphas[mt * 2 + 1];
+    Value factor = vector::FromElementsOp::create(
+        b, accType, ValueRange{a0, a0, a1, a1});
+    for (int64_t dn = 0; dn < dimBlocks; ++dn) {
+      Value &acc = state.acc[mt * dimBlocks + dn];
+      acc = arith::MulFOp::create(b, acc, factor);
+    }
+  }
+
+  // P as A fragments of P V: registers (g, k0..7), (g+8, k0..7),
+  // (g, k8..15), (g+8, k8..15) of each 16-key block.
+  auto pType = VectorType::get({4, 2}, b.getF32Type());
+  auto fragType = VectorType::get({4, 2}, spec.elementType);
+  SmallVector<Value> frags;
+  for (int64_t mt = 0; mt < rowTiles; ++mt) {
+    for (int64_t kc = 0; kc < spec.tiles.kv / sm80::kMmaK; ++kc) {
+      SmallVector<Value> elems;
+      for (int64_t jj = 0; jj < 2; ++jj)
+        for (int64_t half = 0; half < 2; ++half)
+          for (int64_t e = 0; e < 2; ++e)
+            elems.push_back(scores[scoreIndex(mt, half, 2 * kc + jj, e)]);
+      Value p = vector::FromElementsOp::create(b, pType, elems);
+      frags.push_back(arith::TruncFOp::create(b, fragType, p));
+    }
+  }
+  return frags;
+}
