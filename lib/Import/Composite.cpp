@@ -15,8 +15,6 @@
 
 #include "Import.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -145,16 +143,9 @@ LogicalResult import::importComposite(RewriterBase &rewriter,
   else
     built = createAttention(rewriter, op.getLoc(), inputs[0], inputs[1],
                             inputs[2], seqlens, *spec);
-  std::string message;
-  LogicalResult verified = success();
-  {
-    ScopedDiagnosticHandler capture(op.getContext(), [&](Diagnostic &diag) {
-      if (message.empty())
-        message = diag.str();
-      return success();
-    });
-    verified = verify(built);
-  }
+  std::optional<std::string> problem = verifyQuietly(built);
+  std::string message = problem.value_or("");
+  LogicalResult verified = failure(problem.has_value());
   if (succeeded(verified))
     for (auto [mine, theirs] :
          llvm::zip(built->getResultTypes(), op.getResultTypes()))

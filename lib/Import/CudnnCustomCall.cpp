@@ -337,6 +337,26 @@ FailureOr<CudnnCall> import::analyzeCudnnCall(shlo::CustomCallOp op) {
   }
   if (!op.getResult(numResults - 1).use_empty())
     return op.emitOpError("unsupported use of the workspace result");
+
+  // Whatever else the sdpa verifier requires: build the op unlinked, check,
+  // drop it.
+  OpBuilder detached(op.getContext());
+  SmallVector<Value, 2> seqlens;
+  if (padding)
+    seqlens = {op.getOperand(tensors), op.getOperand(tensors + 1)};
+  Operation *probe =
+      call.backward
+          ? createAttentionGrad(detached, op.getLoc(), query, key, value,
+                                op.getOperand(5), op.getOperand(4),
+                                op.getOperand(3), seqlens, call.spec)
+                .getOperation()
+          : createAttention(detached, op.getLoc(), query, key, value, seqlens,
+                            call.spec)
+                .getOperation();
+  std::optional<std::string> problem = verifyQuietly(probe);
+  probe->erase();
+  if (problem)
+    return op.emitOpError("unsupported operands: ") << *problem;
   return call;
 }
 

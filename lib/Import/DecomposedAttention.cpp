@@ -652,6 +652,11 @@ static bool importAt(RewriterBase &rewriter, shlo::DotGeneralOp dot) {
   AttentionOp attention =
       createAttention(rewriter, rootOp->getLoc(), info.query, info.key,
                       info.value, ValueRange(), spec);
+  if (std::optional<std::string> problem = verifyQuietly(attention)) {
+    rewriter.eraseOp(attention);
+    decline(*problem);
+    return false;
+  }
   InFlightDiagnostic remark = attention.emitRemark(
       "imported decomposed attention: ");
   remark

@@ -59,6 +59,11 @@ AttentionGradOp createAttentionGrad(OpBuilder &builder, Location loc,
                                     ValueRange seqlens,
                                     const AttentionSpec &spec);
 
+/// Runs the verifier on `op` (just built by an importer) with its
+/// diagnostics captured: the first message if it fails, nullopt if valid.
+/// Keeps every import in step with the sdpa verifier.
+std::optional<std::string> verifyQuietly(Operation *op);
+
 /// The band as `left = .., right = .., align = ..` for remarks.
 std::string describe(const Band &band);
 

@@ -7,6 +7,8 @@
 
 #include "Import.h"
 
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -118,6 +120,19 @@ AttentionGradOp import::createAttentionGrad(
       BandAttr::get(builder.getContext(), spec.band),
       scaleAttr(builder, spec.scale), spec.layout, ScheduleAttr(),
       spec.deterministic);
+}
+
+std::optional<std::string> import::verifyQuietly(Operation *op) {
+  std::string message;
+  ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
+    if (message.empty())
+      message = diag.str();
+    return success();
+  });
+  if (succeeded(verify(op)))
+    return std::nullopt;
+  return message.empty() ? std::string("the sdpa op does not verify")
+                         : message;
 }
 
 std::string import::describe(const Band &band) {

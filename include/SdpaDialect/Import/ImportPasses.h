@@ -17,6 +17,10 @@ namespace mlir::sdpa {
 #define GEN_PASS_REGISTRATION
 #include "SdpaDialect/Import/ImportPasses.h.inc"
 
+/// Registers `sdpa-stablehlo-forward-pipeline` (import, then the forward
+/// lowering pipeline, which must be registered too).
+void registerSdpaImportPipelines();
+
 } // namespace mlir::sdpa
 
 #endif // SDPADIALECT_IMPORT_IMPORTPASSES_H
