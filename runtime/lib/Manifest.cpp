@@ -120,6 +120,10 @@ bool parseUnsigned(std::string_view text, int64_t max, int64_t &value) {
   for (char c : text) {
     if (c < '0' || c > '9')
       return false;
+    // Stop past `max` before the next digit can overflow int64_t: 19 digits
+    // such as 9999999999999999999 did (found by sdpa-runtime-fuzzer).
+    if (result > (max - (c - '0')) / 10)
+      return false;
     result = result * 10 + (c - '0');
   }
   if (text.size() > 1 && text[0] == '0')

@@ -246,6 +246,23 @@ TEST(Manifest, RejectsEachKindOfBadInput) {
         << c.expected << "'";
 }
 
+/// 19-digit integers overflowed int64_t while parsed (found by
+/// sdpa-runtime-fuzzer): 9999999999999999999 wrapped to a negative tile size
+/// that passed the range check. They are refused like any value out of range.
+TEST(Manifest, RejectsIntegersBeyondInt64) {
+  std::vector<std::string> f = forwardLines();
+  EXPECT_NE(parseError(replaced(f, 7, "tile_q 9999999999999999999"))
+                .find("line 7: key 'tile_q': expected a positive integer up "
+                      "to 65536, got '9999999999999999999'"),
+            std::string::npos);
+  EXPECT_NE(parseError(replaced(f, 9, "band 9223372036854775808 0 top_left"))
+                .find("line 9: key 'band': expected L"),
+            std::string::npos);
+  EXPECT_NE(parseError(replaced(f, 14, "shared_bytes 9999999999999999999"))
+                .find("line 14: key 'shared_bytes'"),
+            std::string::npos);
+}
+
 TEST(Manifest, RejectsBadKernelSets) {
   std::vector<std::string> b = backwardLines();
   // Line 20 is `kernel sdpa_bwd bwd_main`.
