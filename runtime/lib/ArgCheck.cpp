@@ -196,6 +196,13 @@ public:
           __builtin_add_overflow(span, term, &span))
         return fail(std::string(name) + ": element offsets overflow 64 bits");
     }
+    // Kernels address bytes: the last byte offset must fit too, which also
+    // keeps every stride * element size below (a stride of 2^62 bf16
+    // elements overflowed int64_t in the row-stride check, found while
+    // writing sdpa-runtime-fuzzer).
+    int64_t spanBytes;
+    if (__builtin_mul_overflow(span, elementBytes(t.dtype), &spanBytes))
+      return fail(std::string(name) + ": byte offsets overflow 64 bits");
     if (n == 0)
       return true;
     if (t.data == 0)

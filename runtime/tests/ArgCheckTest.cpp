@@ -339,6 +339,17 @@ TEST(ForwardCheck, RejectsLengthsBeyond32BitIndexing) {
                              "overflow 32-bit index arithmetic");
 }
 
+/// A stride of 2^62 elements on a dimension of size 2 fits int64_t as an
+/// element offset but not in bytes; the row-stride check then overflowed
+/// (stride * 2 bytes = 2^63). Refused before any arithmetic on it.
+TEST(ForwardCheck, RejectsByteOffsetsBeyond64Bits) {
+  Manifest m = parseOrDie(forwardLines());
+  SdpaForwardArgs a = denseArgs();
+  a.q = makeTensor(0x100000, kBf16, {2, 16, 1000, 64});
+  a.q.strides[0] = int64_t(1) << 62;
+  EXPECT_FORWARD_ERROR(m, a, "q: byte offsets overflow 64 bits");
+}
+
 TEST(ForwardCheck, LayoutMustMatchTheArtifactsVarlen) {
   Manifest dense = parseOrDie(forwardLines());
   Manifest varlen = parseOrDie(varlenLines());
