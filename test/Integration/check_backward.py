@@ -17,7 +17,12 @@ Every case runs in a worker process under a per-case timeout: a relay that
 deadlocks shows up as a TIMEOUT line naming the case, never as a silently
 missing one. Exit status 1 on any failure.
 
+With --bench NAME[,NAME...], instead times the three kernels of the named
+artifacts (median of 20 after 3 warm-ups, CUDA events) on the gpt-oss shape
+b=2, h=16, d=64 at S = 2k, 8k, 32k, in a child process under the timeout.
+
 Usage: check_backward.py --artifacts DIR [--timeout 60] [--out report.md]
+       check_backward.py --artifacts DIR --bench w127_det,w127_nd
 """
 
 import argparse
@@ -104,6 +109,14 @@ def reference(torch, q, k, v, do, band, scale):
 
 def run_backward(torch, cp, info, modules, t, layout):
     """Launches the three kernels; returns dq, dk, dv in bhsd."""
+    launch, outputs = prepare_backward(torch, cp, info, modules, t, layout)
+    launch()
+    torch.cuda.synchronize()
+    return outputs
+
+
+def prepare_backward(torch, cp, info, modules, t, layout):
+    """Allocates and poisons outputs and workspaces; returns (launch, (dq, dk, dv))."""
     dtype = torch.float16 if info["dtype"] == "f16" else torch.bfloat16
     b, hq, sq, d = t["q"].shape
     hkv, skv = t["k"].shape[1], t["k"].shape[2]
@@ -134,8 +147,8 @@ def run_backward(torch, cp, info, modules, t, layout):
     terms = {"q_tiles": q_tiles, "kv_tiles": kv_tiles, "heads_q": hq,
              "heads_kv": hkv, "batch": b, "1": 1}
     import numpy as np
+    launches = []
     for kernel in info["kernels"]:
-        fn = modules[kernel["name"]]
         args = []
         for name, ty in kernel["params"]:
             if ty == "ptr":
@@ -146,9 +159,14 @@ def run_backward(torch, cp, info, modules, t, layout):
                 args.append(np.int64(scalars[name]))
         grid = tuple(terms[x] for x in kernel["grid"])
         block = tuple(int(x) for x in kernel["block"])
-        fn(grid, block, tuple(args), shared_mem=kernel["shared_bytes"])
-    torch.cuda.synchronize()
-    return ten["dq"], ten["dk"], ten["dv"]
+        launches.append((modules[kernel["name"]], grid, block, tuple(args),
+                         kernel["shared_bytes"]))
+
+    def launch():
+        for fn, grid, block, args, shared in launches:
+            fn(grid, block, args, shared_mem=shared)
+
+    return launch, (ten["dq"], ten["dk"], ten["dv"])
 
 
 def rel_err(x, ref):
@@ -210,6 +228,39 @@ def worker(args):
         print(json.dumps(res), flush=True)
 
 
+def bench(args):
+    import cupy as cp
+    import torch
+    lines = ["| artifact | S | median ms |", "|---|---|---|"]
+    for name in args.bench.split(","):
+        info = parse_manifest(os.path.join(args.artifacts, name + ".manifest"))
+        mod = cp.RawModule(path=os.path.join(info["dir"], info["ptx"]))
+        fns = {}
+        for kernel in info["kernels"]:
+            fns[kernel["name"]] = mod.get_function(kernel["name"])
+            if kernel["shared_bytes"] > 48 * 1024:
+                fns[kernel["name"]].max_dynamic_shared_size_bytes = kernel["shared_bytes"]
+        for s in (2048, 8192, 32768):
+            b, h, d = 2, 16, int(info["head_dim"])
+            t = {n: torch.randn(b, h, s, d, device="cuda", dtype=torch.float16)
+                 for n in ("q", "k", "v", "o", "do")}
+            t["lse"] = torch.randn(b, h, s, device="cuda").abs() + 5
+            launch, _ = prepare_backward(torch, cp, info, fns, t, "bhsd")
+            times = []
+            for it in range(23):
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                launch()
+                end.record()
+                torch.cuda.synchronize()
+                if it >= 3:
+                    times.append(start.elapsed_time(end))
+            times.sort()
+            lines.append(f"| {name} | {s} | {times[len(times) // 2]:.3f} |")
+            print(lines[-1], flush=True)
+    print("\n".join(lines))
+
+
 # --------------------------------------------------------------------------
 # Driver: cases, per-case timeout, report.
 # --------------------------------------------------------------------------
@@ -250,9 +301,21 @@ def main():
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--out", default=None)
     ap.add_argument("--worker", default=None)
+    ap.add_argument("--bench", default=None)
+    ap.add_argument("--bench-child", action="store_true")
     args = ap.parse_args()
     if args.worker:
         return worker(args)
+    if args.bench and args.bench_child:
+        return bench(args)
+    if args.bench:
+        try:
+            return subprocess.run([sys.executable, __file__, "--artifacts", args.artifacts,
+                                   "--bench", args.bench, "--bench-child"],
+                                  timeout=args.timeout * 4).returncode
+        except subprocess.TimeoutExpired:
+            print(f"TIMEOUT: benchmark of {args.bench}")
+            return 1
 
     cases = build_cases(args.artifacts)
     results, failures, pending = {}, 0, list(cases)

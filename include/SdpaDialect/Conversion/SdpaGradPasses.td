@@ -50,8 +50,9 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
                  --convert-sdpa-grad-to-gpu in.mlir
   }];
   let options = [
-    Option<"tileQ", "tile-q", "int64_t", /*default=*/"64",
-           "Query rows per tile where the op has no schedule">,
+    Option<"tileQ", "tile-q", "int64_t", /*default=*/"32",
+           "Query rows per tile where the op has no schedule (32 keeps every "
+           "band's kernel free of spills at head_dim 64 and 128)">,
     Option<"tileKv", "tile-kv", "int64_t", /*default=*/"64",
            "Keys per tile (one warp per 16) where the op has no schedule">,
   ];

@@ -22,7 +22,7 @@ namespace mlir::sdpa {
 
 /// Defaults of the backward lowering where the op does not fix them.
 struct BackwardKernelOptions {
-  TileShape tiles{64, 64};
+  TileShape tiles{32, 64};
 };
 
 /// Everything the backward kernels are specialized for. Sequence lengths,

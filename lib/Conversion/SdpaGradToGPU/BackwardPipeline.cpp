@@ -29,7 +29,7 @@ struct BackwardPipelineOptions
                                llvm::cl::desc("PTX ISA feature"),
                                llvm::cl::init("+ptx80")};
   Option<int64_t> tileQ{*this, "tile-q", llvm::cl::desc("Query rows per tile"),
-                        llvm::cl::init(64)};
+                        llvm::cl::init(32)};
   Option<int64_t> tileKv{*this, "tile-kv",
                          llvm::cl::desc("Keys per tile (one warp per 16)"),
                          llvm::cl::init(64)};

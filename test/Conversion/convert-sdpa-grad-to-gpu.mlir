@@ -1,0 +1,117 @@
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64" -split-input-file | FileCheck %s
+
+/// Causal window of 101 keys (L = 100, R = 0), top-left, Tq = Tk = 64,
+/// dynamic lengths, deterministic. By hand (SEMANTICS §3-4), key tile u
+/// holds keys [64u, 64u + 64):
+///   q_begin(u) = max(0, u, <empty past Sq>)             (qlo = 64u)
+///   q_end(u)   = min(ceil(Sq/64), u + 3, (Skv + 99) floordiv 64 + 1)
+///                (qhi = min(Sq - 1, 64u + 63 + 100) and k1 = Skv)
+///   kv_first(t) = max(0, t - 2), so turn(u, t) = min(u, u - t + 2).
+// CHECK-DAG: #[[QB:.*]] = affine_map<(d0)[s0, s1] -> (0, d0, d0 * 64 - s0 + (s0 - 1) floordiv 64 + 1)>
+// CHECK-DAG: #[[QE:.*]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 64, d0 + 3, (s1 + 99) floordiv 64 + 1)>
+// CHECK-DAG: #[[TURN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0, d0 - d1 + 2)>
+// CHECK: module attributes {gpu.container_module, sdpa.artifacts = {sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 100 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 1
+// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 46592\0Agrid kv_tiles heads_kv batch
+// CHECK-LABEL: func.func @window
+// CHECK: sdpa.attention_grad {{.*}}sdpa.kernel = @sdpa_bwd_0
+// CHECK-LABEL: gpu.module @sdpa_bwd_0
+// CHECK: gpu.func @sdpa_bwd_preprocess
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK: vector.reduction <add>
+// CHECK-LABEL: gpu.func @sdpa_bwd_main
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK-DAG: %[[SQ:.*]] = arith.index_cast %arg10 : i32 to index
+// CHECK-DAG: %[[SKV:.*]] = arith.index_cast %arg11 : i32 to index
+// CHECK-DAG: %[[U:.*]] = gpu.block_id x
+// CHECK: %[[BEGIN:.*]] = affine.max #[[QB]](%[[U]])[%[[SQ]], %[[SKV]]]
+// CHECK: %[[RAWEND:.*]] = affine.min #[[QE]](%[[U]])[%[[SQ]], %[[SKV]]]
+// CHECK: %[[END:.*]] = affine.max #{{.*}}(%[[RAWEND]], %[[BEGIN]])
+// CHECK: scf.for
+// CHECK: scf.for %[[T:.*]] = %[[BEGIN]] to %[[END]] step
+// CHECK-COUNT-160: nvgpu.mma.sync
+// CHECK: %[[TURNV:.*]] = affine.min #[[TURN]](%[[U]], %[[T]])[%[[SQ]], %[[SKV]]]
+// CHECK: %[[TURN32:.*]] = arith.index_cast %[[TURNV]] : index to i32
+// CHECK: scf.while
+// CHECK: %[[SEEN:.*]] = llvm.load %{{.*}} atomic syncscope("device") acquire
+// CHECK: arith.cmpi ne, %[[SEEN]], %[[TURN32]]
+// CHECK: } attributes {sdpa.relay_wait}
+// CHECK: gpu.barrier
+// CHECK: llvm.atomicrmw fadd {{.*}} syncscope("device") monotonic
+// CHECK: llvm.fence syncscope("device") acq_rel
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[NEXT:.*]] = arith.addi %[[TURNV]], %c1
+// CHECK: llvm.store {{.*}} atomic syncscope("device") release
+// CHECK: } {sdpa.q_loop}
+// CHECK: } {sdpa.head_loop}
+// CHECK: vector.store
+// CHECK-LABEL: gpu.func @sdpa_bwd_dq_convert
+// CHECK: arith.truncf {{.*}} : f32 to f16
+func.func @window(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x64xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 100, right = 0, align = top_left>, deterministic}
+      : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>
+  return %dq : tensor<1x2x?x64xf16>
+}
+
+// -----
+
+/// Causal only (L = inf): every query tile's visitors start at key tile 0,
+/// so the turn is the key-tile index itself and q_end is only ceil(Sq/64).
+// CHECK-DAG: #[[QE:.*]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 64)>
+// CHECK-DAG: #[[TURN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0)>
+// CHECK-LABEL: gpu.func @sdpa_bwd_main
+// CHECK: %[[U:.*]] = gpu.block_id x
+// CHECK: affine.min #[[QE]](%[[U]])
+// CHECK: scf.for
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[TURNV:.*]] = affine.apply #[[TURN]](%[[U]], %[[T]])
+// CHECK: arith.index_cast %[[TURNV]] : index to i32
+// CHECK: } attributes {sdpa.relay_wait}
+func.func @causal(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x64xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>, deterministic}
+      : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>
+  return %dq : tensor<1x2x?x64xf16>
+}
+
+// -----
+
+/// Bottom-right window (L = 100, R = 0), delta = Skv - Sq:
+///   q_begin(u) = max(0, floor((64u - delta) / 64)) = max(0, u + (Sq - Skv) floordiv 64)
+///   q_end(u)   = min(ceil(Sq/64), (64u + 63 - delta + 100) floordiv 64 + 1)
+///   kv_first(t) = max(0, (64t + delta - 100) floordiv 64)
+///   turn(u, t)  = min(u, u - (64t - Sq + Skv - 100) floordiv 64)
+// CHECK-DAG: #[[QB:.*]] = affine_map<(d0)[s0, s1] -> (0, d0 + (s0 - s1) floordiv 64)>
+// CHECK-DAG: #[[QE:.*]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 64, (d0 * 64 + s0 - s1 + 163) floordiv 64 + 1)>
+// CHECK-DAG: #[[TURN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0, d0 - (d1 * 64 - s0 + s1 - 100) floordiv 64)>
+// CHECK-LABEL: gpu.func @sdpa_bwd_main
+// CHECK: %[[U:.*]] = gpu.block_id x
+// CHECK: %[[BEGIN:.*]] = affine.max #[[QB]](%[[U]])
+// CHECK: affine.min #[[QE]](%[[U]])
+// CHECK: scf.for %[[T:.*]] = %[[BEGIN]] to %{{.*}} step
+// CHECK: affine.min #[[TURN]](%[[U]], %[[T]])
+// CHECK: } attributes {sdpa.relay_wait}
+func.func @bottom_right(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x64xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %k, %k, %q, %q, %lse {mask = #sdpa.band<left = 100, right = 0, align = bottom_right>, deterministic}
+      : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>
+  return %dq : tensor<1x2x?x64xf16>
+}
+
+// -----
+
+/// Non-deterministic, GQA 4/2, bshd: plain relaxed atomic adds, no relay
+/// counters among the parameters and no waiting.
+// CHECK: deterministic 0
+// CHECK-NOT: relay_counters
+// CHECK-LABEL: gpu.func @sdpa_bwd_main
+// CHECK-NOT: sdpa.relay_wait
+// CHECK: llvm.atomicrmw fadd {{.*}} syncscope("device") monotonic
+// CHECK-NOT: sdpa.relay_wait
+// CHECK: } {sdpa.q_loop}
+func.func @atomic(%q: tensor<2x?x4x64xf16>, %k: tensor<2x?x2x64xf16>, %lse: tensor<2x4x?xf32>) -> tensor<2x?x4x64xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %k, %k, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = top_left>, layout = #sdpa.layout<bshd>}
+      : tensor<2x?x4x64xf16>, tensor<2x?x2x64xf16>, tensor<2x?x2x64xf16>, tensor<2x?x4x64xf16>, tensor<2x?x4x64xf16>, tensor<2x4x?xf32>
+      -> tensor<2x?x4x64xf16>, tensor<2x?x2x64xf16>, tensor<2x?x2x64xf16>
+  return %dq : tensor<2x?x4x64xf16>
+}
