@@ -30,6 +30,9 @@ ptxas = os.path.join(config.cuda_root, "bin", "ptxas")
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+    # gpu-module-to-binary links libdevice (math.exp2 -> __nv_exp2f) from the
+    # toolkit it finds through CUDA_HOME; lit does not pass the variable on.
+    config.environment["CUDA_HOME"] = config.cuda_root
 
 # Kernel launches need a GPU; CI has none.
 if shutil.which("nvidia-smi") and os.environ.get("SDPA_GPU_TESTS") == "1":
