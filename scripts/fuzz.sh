@@ -83,6 +83,6 @@ if [ -x "$build/bin/sdpa-import-fuzzer" ]; then
   python3 fuzz/make-seeds.py "$work/seeds/import" test/Import
   run_fuzzer sdpa-import-fuzzer 60000 -max_len=16384 -dict=fuzz/import.dict -- "$work/seeds/import"
 else
-  echo "sdpa-import-fuzzer: not built (lib/Import is not part of the build)" | tee -a "$summary"
+  echo "sdpa-import-fuzzer: not built (needs lib/Import in the build and -DSDPA_FUZZ_IMPORTER=ON)" | tee -a "$summary"
 fi
 echo "fuzzing passed; summary in $summary"
