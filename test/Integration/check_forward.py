@@ -42,6 +42,7 @@ def edge(value):
 
 def gen(args):
     os.makedirs(args.out, exist_ok=True)
+    failures = 0
     for name, (dtype, d, left, right, align) in CONFIGS.items():
         t = f"tensor<1x1x?x{d}x{dtype}>"
         src = (
@@ -51,9 +52,16 @@ def gen(args):
             f"  return %o, %lse : {t}, tensor<1x1x?xf32>\n}}\n")
         opts = (f"tile-q={args.tile_q} tile-kv={args.tile_kv} warps={args.warps} "
                 f"artifact-dir={args.out} artifact-name={name}")
-        subprocess.run([args.sdpa_opt, f"--sdpa-forward-pipeline={opts}", "-o", os.devnull],
-                       input=src, text=True, check=True)
+        if args.only and name not in args.only.split(","):
+            continue
+        res = subprocess.run([args.sdpa_opt, f"--sdpa-forward-pipeline={opts}", "-o", os.devnull],
+                             input=src, text=True)
+        if res.returncode != 0:
+            print("FAILED to compile", name)
+            failures += 1
+            continue
         print("wrote", os.path.join(args.out, name + ".ptx"))
+    return 1 if failures else 0
 
 
 def read_manifest(path):
@@ -240,6 +248,7 @@ def main():
     g.add_argument("--tile-q", type=int, default=64)
     g.add_argument("--tile-kv", type=int, default=64)
     g.add_argument("--warps", type=int, default=4)
+    g.add_argument("--only", default="", help="comma-separated config names")
     r = sub.add_parser("run")
     r.add_argument("--dir", required=True)
     r.add_argument("--bench", action="store_true")

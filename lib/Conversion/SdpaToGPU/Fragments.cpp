@@ -24,15 +24,25 @@ using namespace mlir;
 using namespace mlir::sdpa;
 using namespace mlir::sdpa::detail;
 
-/// Splits an x4 fragment into its two halves vector<2x2>.
+/// Splits an x4 fragment into its two halves vector<2x2>, row by row (the
+/// GPU lowering handles n-D vectors only as arrays of rows).
 static std::pair<Value, Value> splitPair(ImplicitLocOpBuilder &b,
                                          Value frag) {
-  auto slice = [&](int64_t offset) -> Value {
-    return vector::ExtractStridedSliceOp::create(
-        b, frag, ArrayRef<int64_t>{offset, 0}, ArrayRef<int64_t>{2, 2},
-        ArrayRef<int64_t>{1, 1});
+  auto fragType = cast<VectorType>(frag.getType());
+  auto halfType = VectorType::get({2, 2}, fragType.getElementType());
+  auto half = [&](int64_t offset) -> Value {
+    Value result = arith::ConstantOp::create(
+        b, halfType,
+        DenseElementsAttr::get(halfType,
+                               b.getZeroAttr(fragType.getElementType())));
+    for (int64_t i = 0; i < 2; ++i) {
+      Value row = vector::ExtractOp::create(b, frag,
+                                            ArrayRef<int64_t>{offset + i});
+      result = vector::InsertOp::create(b, row, result, ArrayRef<int64_t>{i});
+    }
+    return result;
   };
-  return {slice(0), slice(2)};
+  return {half(0), half(2)};
 }
 
 SmallVector<Value> ForwardKernelBuilder::loadQueryFragments() {

@@ -146,18 +146,29 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
 
   // P as A fragments of P V: registers (g, k0..7), (g+8, k0..7),
   // (g, k8..15), (g+8, k8..15) of each 16-key block.
-  auto pType = VectorType::get({4, 2}, b.getF32Type());
+  auto pairType = VectorType::get({2}, b.getF32Type());
+  auto outPairType = VectorType::get({2}, spec.elementType);
   auto fragType = VectorType::get({4, 2}, spec.elementType);
+  Value fragZero = arith::ConstantOp::create(
+      b, fragType,
+      DenseElementsAttr::get(fragType, b.getZeroAttr(spec.elementType)));
   SmallVector<Value> frags;
   for (int64_t mt = 0; mt < rowTiles; ++mt) {
     for (int64_t kc = 0; kc < spec.tiles.kv / sm80::kMmaK; ++kc) {
-      SmallVector<Value> elems;
-      for (int64_t jj = 0; jj < 2; ++jj)
-        for (int64_t half = 0; half < 2; ++half)
-          for (int64_t e = 0; e < 2; ++e)
-            elems.push_back(scores[scoreIndex(mt, half, 2 * kc + jj, e)]);
-      Value p = vector::FromElementsOp::create(b, pType, elems);
-      frags.push_back(arith::TruncFOp::create(b, fragType, p));
+      Value frag = fragZero;
+      int64_t reg = 0;
+      for (int64_t jj = 0; jj < 2; ++jj) {
+        for (int64_t half = 0; half < 2; ++half, ++reg) {
+          Value pair = vector::FromElementsOp::create(
+              b, pairType,
+              ValueRange{scores[scoreIndex(mt, half, 2 * kc + jj, 0)],
+                         scores[scoreIndex(mt, half, 2 * kc + jj, 1)]});
+          Value narrow = arith::TruncFOp::create(b, outPairType, pair);
+          frag = vector::InsertOp::create(b, narrow, frag,
+                                          ArrayRef<int64_t>{reg});
+        }
+      }
+      frags.push_back(frag);
     }
   }
   return frags;

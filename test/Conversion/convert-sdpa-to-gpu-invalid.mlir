@@ -1,0 +1,45 @@
+// RUN: %sdpa_opt %s -split-input-file -verify-diagnostics --convert-sdpa-to-gpu="warps=8"
+
+/// The kernel's fragment loads pair up k16 blocks of the head dim.
+func.func @head_dim(%q: tensor<1x2x128x80xf16>) -> tensor<1x2x128x80xf16> {
+  // expected-error @+1 {{expected a static head_dim that is a multiple of 32 and at most 256, got 80}}
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x128x80xf16>, tensor<1x2x128x80xf16>, tensor<1x2x128x80xf16>
+      -> tensor<1x2x128x80xf16>, tensor<1x2x128xf32>
+  return %o : tensor<1x2x128x80xf16>
+}
+
+// -----
+
+/// Packed sequences need per-sequence bounds from the offsets: not lowered yet.
+func.func @thd(%q: tensor<1000x8x64xf16>, %cu: tensor<4xi32>) -> tensor<1000x8x64xf16> {
+  // expected-error @+1 {{layout thd is not supported by the gpu lowering yet: expected bhsd or bshd}}
+  %o, %lse = sdpa.attention %q, %q, %q seqlens(%cu, %cu : tensor<4xi32>, tensor<4xi32>)
+      {mask = #sdpa.band<left = 31, right = 0, align = bottom_right>, layout = #sdpa.layout<thd>}
+      : tensor<1000x8x64xf16>, tensor<1000x8x64xf16>, tensor<1000x8x64xf16>
+      -> tensor<1000x8x64xf16>, tensor<8x1000xf32>
+  return %o : tensor<1000x8x64xf16>
+}
+
+// -----
+
+/// Per-batch valid lengths on the dense layout: not lowered yet.
+func.func @padded(%q: tensor<2x256x16x64xbf16>, %lens: tensor<2xi32>) -> tensor<2x256x16x64xbf16> {
+  // expected-error @+1 {{seqlens operands are not supported by the gpu lowering yet}}
+  %o, %lse = sdpa.attention %q, %q, %q seqlens(%lens, %lens : tensor<2xi32>, tensor<2xi32>)
+      {mask = #sdpa.band<left = inf, right = 0, align = top_left>, layout = #sdpa.layout<bshd>}
+      : tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>
+      -> tensor<2x256x16x64xbf16>, tensor<2x16x256xf32>
+  return %o : tensor<2x256x16x64xbf16>
+}
+
+// -----
+
+/// 8 warps of 16 rows need query tiles of at least 128 rows.
+func.func @tile_q(%q: tensor<1x2x128x64xf16>) -> tensor<1x2x128x64xf16> {
+  // expected-error @+1 {{expected schedule tile_q 64 to be a multiple of 16 * warps (128)}}
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x128x64xf16>, tensor<1x2x128x64xf16>, tensor<1x2x128x64xf16>
+      -> tensor<1x2x128x64xf16>, tensor<1x2x128xf32>
+  return %o : tensor<1x2x128x64xf16>
+}

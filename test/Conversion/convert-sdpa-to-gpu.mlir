@@ -1,0 +1,98 @@
+// RUN: %sdpa_opt %s --sdpa-derive-bounds="tile-q=64 tile-kv=64" --convert-sdpa-to-gpu | FileCheck %s
+
+/// The gpt-oss window (L = 127, R = 0, top-left) with 64x64 tiles. By hand:
+/// query tile t sees keys [64t - 127, 64t + 63], so it visits key tiles from
+/// (64t - 127) floordiv 64 = t - 2 up to t, and the tiles in
+/// [(64t + 63 - 127) ceildiv 64, (64t + 1) floordiv 64) = [t - 1, t) need no
+/// mask. The kernel's loop bounds must be exactly these maps, applied to
+/// (blockIdx.x)[seq_q, seq_kv] with the lengths as runtime parameters.
+// CHECK-DAG: #[[KVB:.+]] = affine_map<(d0)[s0, s1] -> (0, d0 - 2, {{.*}})>
+// CHECK-DAG: #[[KVE:.+]] = affine_map<(d0)[s0, s1] -> (s1 ceildiv 64, d0 + 1, {{.*}})>
+// CHECK-DAG: #[[IB:.+]] = affine_map<(d0)[s0, s1] -> (0, d0 - 1)>
+// CHECK-DAG: #[[IE:.+]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 64, d0)>
+
+/// The manifest of each kernel module travels on the top-level module.
+// CHECK: module attributes {gpu.container_module, sdpa.artifacts = {sdpa_fwd_0 = "sdpa-artifact 1\0Adirection forward\0Adtype bf16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Akernel sdpa_fwd_0 forward\0Ablock 128 1 1\0Ashared_bytes 46080\0Agrid q_tiles heads_q batch\0Aparam q ptr\0A
+// CHECK-SAME: sdpa_fwd_1 = "sdpa-artifact 1\0Adirection forward\0Adtype f16\0Ahead_dim 128\0Atile_q 64\0Atile_kv 64\0Aband inf 0 bottom_right\0Ascale 0.0883883476483184{{[0-9]+}}\0Avarlen 0\0Akernel sdpa_fwd_1 forward\0Ablock 128 1 1\0Ashared_bytes 87040\0A
+
+// CHECK-LABEL: func.func @window
+// CHECK: sdpa.attention {{.*}}sdpa.kernel = @sdpa_fwd_0::@sdpa_fwd_0
+func.func @window(%q: tensor<2x16x?x64xbf16>, %k: tensor<2x16x?x64xbf16>, %v: tensor<2x16x?x64xbf16>)
+    -> tensor<2x16x?x64xbf16> {
+  %o, %lse = sdpa.attention %q, %k, %v {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+      : tensor<2x16x?x64xbf16>, tensor<2x16x?x64xbf16>, tensor<2x16x?x64xbf16>
+      -> tensor<2x16x?x64xbf16>, tensor<2x16x?xf32>
+  return %o : tensor<2x16x?x64xbf16>
+}
+
+/// Causal, bottom-right, f16, head_dim 128, GQA 8/2, static but different
+/// lengths: the kernel still takes the lengths at run time.
+// CHECK-LABEL: func.func @causal_br
+// CHECK: sdpa.attention {{.*}}sdpa.kernel = @sdpa_fwd_1::@sdpa_fwd_1
+func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %v: tensor<1x2x300x128xf16>)
+    -> tensor<1x8x100x128xf16> {
+  %o, %lse = sdpa.attention %q, %k, %v {mask = #sdpa.band<left = inf, right = 0, align = bottom_right>}
+      : tensor<1x8x100x128xf16>, tensor<1x2x300x128xf16>, tensor<1x2x300x128xf16>
+      -> tensor<1x8x100x128xf16>, tensor<1x8x100xf32>
+  return %o : tensor<1x8x100x128xf16>
+}
+
+// CHECK: gpu.module @sdpa_fwd_0
+// CHECK: gpu.func @sdpa_fwd_0(%[[Q:.+]]: memref<1099511627776xbf16>, %{{.+}}: memref<1099511627776xbf16>, %{{.+}}: memref<1099511627776xbf16>, %[[O:.+]]: memref<1099511627776xbf16>, %[[LSE:.+]]: memref<1099511627776xf32>, %[[SQ:.+]]: i32, %[[SKV:.+]]: i32, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: i64
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: %[[SQI:.+]] = arith.index_cast %[[SQ]] : i32 to index
+// CHECK: %[[SKVI:.+]] = arith.index_cast %[[SKV]] : i32 to index
+/// 16-byte aligned, padded (64 + 8 columns) shared buffers for Q, K[2], V[2].
+// CHECK: %[[DYN:.+]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[DYN]][%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[DYN]][%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[T:.+]] = gpu.block_id x
+// CHECK: %[[KB:.+]] = affine.max #[[KVB]](%[[T]])[%[[SQI]], %[[SKVI]]]
+// CHECK: %[[KE:.+]] = affine.min #[[KVE]](%[[T]])[%[[SQI]], %[[SKVI]]]
+// CHECK: %[[RIB:.+]] = affine.max #[[IB]](%[[T]])[%[[SQI]], %[[SKVI]]]
+// CHECK: %[[RIE:.+]] = affine.min #[[IE]](%[[T]])[%[[SQI]], %[[SKVI]]]
+/// The interior is clamped into the visit range.
+// CHECK: %[[M0:.+]] = arith.minsi %[[RIB]], %[[KE]]
+// CHECK: %[[CIB:.+]] = arith.maxsi %[[M0]], %[[KB]]
+// CHECK: %[[M1:.+]] = arith.minsi %[[RIE]], %[[KE]]
+// CHECK: %[[CIE:.+]] = arith.maxsi %[[M1]], %[[CIB]]
+/// Q, K and V tiles arrive by 16-byte cp.async with zero fill past the end.
+// CHECK: nvgpu.device_async_copy %[[Q]][%{{.+}}], %{{.+}}[%{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1}
+// CHECK: nvgpu.device_async_create_group
+// CHECK: nvgpu.device_async_wait %{{.+}} {numGroups = 1 : i32}
+// CHECK: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+/// Masked edge [kv_begin, ib): the band test and -inf.
+// CHECK: scf.for %{{.+}} = %[[KB]] to %[[CIB]] step
+// CHECK: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<2x64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
+// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi sle
+// CHECK: arith.select %{{.+}}, %{{.+}}, %cst{{.*}} : f32
+// CHECK: gpu.shuffle  xor
+// CHECK: math.exp2
+// CHECK: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = true}
+// CHECK: } {sdpa.masked}
+/// Unmasked interior [ib, ie): no band test.
+// CHECK: scf.for %{{.+}} = %[[CIB]] to %[[CIE]] step
+// CHECK-NOT: arith.cmpi sge
+// CHECK-NOT: arith.cmpi sle
+// CHECK: } {sdpa.interior}
+/// Masked edge [ie, kv_end).
+// CHECK: scf.for %{{.+}} = %[[CIE]] to %[[KE]] step
+// CHECK: arith.cmpi sge
+// CHECK: } {sdpa.masked}
+/// Epilogue: O and LSE from registers.
+// CHECK: math.log2
+// CHECK: vector.store %{{.+}}, %[[O]][%{{.+}}] {alignment = 4 : i64} : memref<1099511627776xbf16>, vector<2xbf16>
+// CHECK: memref.store %{{.+}}, %[[LSE]][%{{.+}}] : memref<1099511627776xf32>
+// CHECK: gpu.return
+
+/// f16 uses nvgpu.mma.sync; a causal band has no left test, only the right.
+// CHECK: gpu.module @sdpa_fwd_1
+// CHECK: known_block_size = array<i32: 128, 1, 1>
+// CHECK: memref.view {{.*}} to memref<64x136xf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK: nvgpu.mma.sync(%{{.+}}, %{{.+}}, %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-NOT: arith.cmpi sge
+// CHECK: arith.cmpi sle
+// CHECK: } {sdpa.masked}
