@@ -5,8 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Import/ImportPasses.h"
 #include "SdpaDialect/SdpaDialect.h"
 #include "SdpaDialect/SdpaPasses.h"
+#include "SdpaDialect/StableHLO/StablehloDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,6 +25,9 @@ int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::sdpa::registerSdpaPasses();
+  registry.insert<mlir::sdpa::shlo::StablehloDialect>();
+  mlir::sdpa::registerSdpaImportPasses();
+  mlir::sdpa::registerSdpaImportPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "sdpa optimizer driver\n", registry));
 }
