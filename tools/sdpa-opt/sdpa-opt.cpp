@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SdpaDialect/Import/ImportPasses.h"
+#include "SdpaDialect/Conversion/SdpaConversionPasses.h"
 #include "SdpaDialect/SdpaDialect.h"
 #include "SdpaDialect/SdpaPasses.h"
 #include "SdpaDialect/StableHLO/StablehloDialect.h"
@@ -25,6 +26,9 @@ int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::sdpa::registerSdpaPasses();
+  mlir::sdpa::registerSdpaLoweringDependencies(registry);
+  mlir::sdpa::registerSdpaConversionPasses();
+  mlir::sdpa::registerSdpaPipelines();
   registry.insert<mlir::sdpa::shlo::StablehloDialect>();
   mlir::sdpa::registerSdpaImportPasses();
   mlir::sdpa::registerSdpaImportPipelines();
