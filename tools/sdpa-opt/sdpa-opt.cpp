@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SdpaDialect/Import/ImportPasses.h"
 #include "SdpaDialect/Conversion/SdpaConversionPasses.h"
+#include "SdpaDialect/Conversion/SdpaGradPasses.h"
+#include "SdpaDialect/Import/ImportPasses.h"
 #include "SdpaDialect/SdpaDialect.h"
 #include "SdpaDialect/SdpaPasses.h"
 #include "SdpaDialect/StableHLO/StablehloDialect.h"
@@ -26,12 +27,14 @@ int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::sdpa::registerSdpaPasses();
-  mlir::sdpa::registerSdpaLoweringDependencies(registry);
-  mlir::sdpa::registerSdpaConversionPasses();
-  mlir::sdpa::registerSdpaPipelines();
   registry.insert<mlir::sdpa::shlo::StablehloDialect>();
   mlir::sdpa::registerSdpaImportPasses();
   mlir::sdpa::registerSdpaImportPipelines();
+  mlir::sdpa::registerSdpaLoweringDependencies(registry);
+  mlir::sdpa::registerSdpaConversionPasses();
+  mlir::sdpa::registerSdpaPipelines();
+  mlir::sdpa::registerSdpaGradPasses();
+  mlir::sdpa::registerSdpaBackwardPipeline();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "sdpa optimizer driver\n", registry));
 }
