@@ -77,9 +77,12 @@ def parse_args():
 
 
 def find_artifacts(directory, case, explicit):
-    """(forward, backward, deterministic backward) Artifacts matching the case."""
+    """{dtype: (forward, backward, deterministic backward)} artifacts matching
+    the case. bf16 is the benchmark's dtype; an f16 set is kept for the
+    fwd+bwd rows while the backward lowering supports f16 only (the same
+    mma.sync rate, the same bytes)."""
     import sdpa_runtime
-    found = {"fwd": None, "bwd": None, "det": None}
+    found = {}
     paths = [explicit] if explicit else sorted(glob.glob(os.path.join(directory, "*.manifest")))
     for path in paths:
         try:
@@ -87,16 +90,17 @@ def find_artifacts(directory, case, explicit):
         except sdpa_runtime.SdpaError as e:
             print(f"note: {path}: {e}")
             continue
-        match = explicit or (art.dtype_name == "bf16" and art.head_dim == case.d
+        match = explicit or (art.dtype_name in ("bf16", "f16") and art.head_dim == case.d
                              and not art.varlen and art.left == case.window - 1
                              and art.right == 0)
         if not match:
             continue
         slot = ("fwd" if art.direction == "forward"
                 else "det" if art.deterministic else "bwd")
-        if found[slot] is None:
-            found[slot] = art
-    return found["fwd"], found["bwd"], found["det"]
+        per_dtype = found.setdefault(art.dtype_name, {"fwd": None, "bwd": None, "det": None})
+        if per_dtype[slot] is None:
+            per_dtype[slot] = art
+    return {dtype: (a["fwd"], a["bwd"], a["det"]) for dtype, a in found.items()}
 
 
 def copy_bandwidth(torch, do_bench):
@@ -208,16 +212,25 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
         return do_bench(fn, return_mode="median")
 
     shape = (case.b, case.h, case.s, case.d)
-    gen = torch.Generator(device="cuda").manual_seed(case.s)
-    q, k, v, do = (torch.randn(shape, device="cuda", generator=gen).bfloat16()
-                   for _ in range(4))
     base = {"case": case.name, "S": case.s, "pass": pass_}
     # Ours.
     if case.name not in artifacts:
         explicit = args.ours_gptoss if case.name == "gpt-oss" else args.ours_heavy
         artifacts[case.name] = find_artifacts(args.artifacts, case, explicit)
-    fwd_art, bwd_art, det_art = artifacts[case.name]
-    variants = [("ours", bwd_art)] if pass_ == "fwd" else [("ours", bwd_art), ("ours-det", det_art)]
+    by_dtype = artifacts[case.name]
+    # The forward row is bf16; fwd+bwd takes bf16 if a bf16 backward exists,
+    # else the f16 pair (labelled).
+    dtype = "bf16"
+    if pass_ == "fwd+bwd" and not (by_dtype.get("bf16", (None, None, None))[1]) \
+            and by_dtype.get("f16", (None, None, None))[1]:
+        dtype = "f16"
+    fwd_art, bwd_art, det_art = by_dtype.get(dtype, (None, None, None))
+    gen = torch.Generator(device="cuda").manual_seed(case.s)
+    tdtype = torch.bfloat16 if dtype == "bf16" else torch.float16
+    q, k, v, do = (torch.randn(shape, device="cuda", generator=gen).to(tdtype)
+                   for _ in range(4))
+    variants = ([("ours", bwd_art)] if pass_ == "fwd"
+                else [("ours", bwd_art), ("ours-det", det_art)])
     for impl, bwd in variants:
         if fwd_art is None or (pass_ == "fwd+bwd" and bwd is None):
             print(f"{impl} {case.name} S={case.s} {pass_}: no matching artifact in "
@@ -236,7 +249,8 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
                     fwd_art.forward(q, k, v, out=o, lse=lse)
                     bwd.backward(q, k, v, o, lse, do)
                 ms = do_bench(step, return_mode="median")
-            results.append({**base, "impl": impl, "ms": ms, "artifact": fwd_art.path})
+            results.append({**base, "impl": impl, "ms": ms, "artifact": fwd_art.path,
+                            "dtype": dtype})
         except Exception as e:  # report and go on
             results.append({**base, "impl": impl, "error": str(e)[:300]})
     # FlexAttention.
