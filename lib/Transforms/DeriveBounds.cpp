@@ -6,6 +6,7 @@
 
 #include "SdpaDialect/SdpaOps.h"
 #include "SdpaDialect/SdpaPasses.h"
+#include "SdpaDialect/Transforms/TileOptions.h"
 
 namespace mlir::sdpa {
 #define GEN_PASS_DEF_SDPADERIVEBOUNDS
@@ -21,17 +22,8 @@ struct DeriveBoundsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (tileQ < 1 || tileKv < 1) {
-      getOperation()->emitError("expected tile-q and tile-kv to be positive");
+    if (failed(checkTileOptions(getOperation(), tileQ, tileKv)))
       return signalPassFailure();
-    }
-    // Larger tiles overflow int64_t while the maps are derived and evaluated
-    // (hardening, docs/Robustness.md: tile-q=9223372036854775807).
-    if (tileQ > kMaxTileSize || tileKv > kMaxTileSize) {
-      getOperation()->emitError("expected tile-q and tile-kv to be at most ")
-          << kMaxTileSize;
-      return signalPassFailure();
-    }
     TileShape tiles{tileQ, tileKv};
     getOperation()->walk([&](AttentionOpInterface op) {
       op.setScheduleAttr(deriveSchedule(op, tiles));

@@ -7,6 +7,7 @@
 
 #include "SdpaDialect/SdpaOps.h"
 #include "SdpaDialect/SdpaPasses.h"
+#include "SdpaDialect/Transforms/TileOptions.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -55,17 +56,8 @@ struct PrintSchedulePass
   using Base::Base;
 
   void runOnOperation() override {
-    if (tileQ < 1 || tileKv < 1) {
-      getOperation()->emitError("expected tile-q and tile-kv to be positive");
+    if (failed(checkTileOptions(getOperation(), tileQ, tileKv)))
       return signalPassFailure();
-    }
-    // Larger tiles overflow int64_t while the maps are derived and evaluated
-    // (hardening, docs/Robustness.md: tile-q=9223372036854775807).
-    if (tileQ > kMaxTileSize || tileKv > kMaxTileSize) {
-      getOperation()->emitError("expected tile-q and tile-kv to be at most ")
-          << kMaxTileSize;
-      return signalPassFailure();
-    }
     if (seqLensQ.size() != seqLensKv.size()) {
       getOperation()->emitError(
           "expected seq-lens-q and seq-lens-kv to have the same length");
