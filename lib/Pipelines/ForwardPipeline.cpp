@@ -77,22 +77,9 @@ void buildForwardPipeline(OpPassManager &pm,
   lowering.warps = options.warps;
   lowering.stages = options.stages;
   pm.addPass(createConvertSdpaToGPU(lowering));
-  pm.addPass(createSdpaStripHost());
-
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = options.features;
-  nvvm.cubinFormat = "isa";
-  nvvm.optLevel = options.optLevel;
-  nvvm.kernelUseBarePtrCallConv = true;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
-
-  if (!options.artifactDir.empty()) {
-    SdpaWriteArtifactOptions artifact;
-    artifact.dir = options.artifactDir;
-    artifact.name = options.artifactName;
-    pm.addPass(createSdpaWriteArtifact(artifact));
-  }
+  buildKernelsToArtifactPipeline(
+      pm, {options.chip, options.features, options.optLevel,
+           options.artifactDir, options.artifactName});
 }
 } // namespace
 

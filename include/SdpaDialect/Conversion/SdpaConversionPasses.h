@@ -32,6 +32,20 @@ namespace mlir::sdpa {
 /// Registers `sdpa-forward-pipeline`.
 void registerSdpaPipelines();
 
+/// Where the lowered kernels go: the target and the optional artifact.
+struct KernelTargetOptions {
+  std::string chip, features;
+  int optLevel = 3;
+  /// Write <artifactDir>/<artifactName>.{ptx,manifest}; empty: do not.
+  std::string artifactDir, artifactName;
+};
+
+/// The tail both lowering pipelines share, after their convert pass: drop
+/// the host side, run the upstream GPU to NVVM pipeline (PTX, bare
+/// pointers), and write the artifact if asked.
+void buildKernelsToArtifactPipeline(OpPassManager &pm,
+                                    const KernelTargetOptions &target);
+
 /// Registers the dialects the lowering emits and what it needs besides: the
 /// to-LLVM conversion interfaces, the builtin/llvm/gpu/nvvm LLVM IR
 /// translations and the NVVM target attribute's serialization.

@@ -57,22 +57,9 @@ void buildBackwardPipeline(OpPassManager &pm,
   lowering.tileQ = options.tileQ;
   lowering.tileKv = options.tileKv;
   pm.addPass(createConvertSdpaGradToGPU(lowering));
-  pm.addPass(createSdpaStripHost());
-
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = options.features;
-  nvvm.cubinFormat = "isa";
-  nvvm.optLevel = options.optLevel;
-  nvvm.kernelUseBarePtrCallConv = true;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
-
-  if (!options.artifactDir.empty()) {
-    SdpaWriteArtifactOptions artifact;
-    artifact.dir = options.artifactDir;
-    artifact.name = options.artifactName;
-    pm.addPass(createSdpaWriteArtifact(artifact));
-  }
+  buildKernelsToArtifactPipeline(
+      pm, {options.chip, options.features, options.optLevel,
+           options.artifactDir, options.artifactName});
 }
 } // namespace
 
