@@ -7,8 +7,10 @@
 ///   q_end(u)   = min(ceil(Sq/64), u + 3, (Skv + 99) floordiv 64 + 1)
 ///                (qhi = min(Sq - 1, 64u + 63 + 100) and k1 = Skv)
 ///   kv_first(t) = max(0, t - 2), so turn(u, t) = min(u, u - t + 2).
+/// The q-loop walks the range from the top: step i visits t = begin + end - 1 - i.
 // CHECK-DAG: #[[QB:.*]] = affine_map<(d0)[s0, s1] -> (0, d0, d0 * 64 - s0 + (s0 - 1) floordiv 64 + 1)>
 // CHECK-DAG: #[[QE:.*]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 64, d0 + 3, (s1 + 99) floordiv 64 + 1)>
+// CHECK-DAG: #[[DOWN:.*]] = affine_map<(d0)[s0, s1] -> (-d0 + s0 + s1 - 1)>
 // CHECK-DAG: #[[TURN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0, d0 - d1 + 2)>
 // CHECK: module attributes {gpu.container_module, sdpa.artifacts = {sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 100 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 1
 // CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 46592\0Agrid kv_tiles heads_kv batch
@@ -27,7 +29,8 @@
 // CHECK: %[[RAWEND:.*]] = affine.min #[[QE]](%[[U]])[%[[SQ]], %[[SKV]]]
 // CHECK: %[[END:.*]] = affine.max #{{.*}}(%[[RAWEND]], %[[BEGIN]])
 // CHECK: scf.for
-// CHECK: scf.for %[[T:.*]] = %[[BEGIN]] to %[[END]] step
+// CHECK: scf.for %[[I:.*]] = %[[BEGIN]] to %[[END]] step
+// CHECK-NEXT: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])[%[[BEGIN]], %[[END]]]
 // CHECK-COUNT-160: nvgpu.mma.sync
 // CHECK: %[[TURNV:.*]] = affine.min #[[TURN]](%[[U]], %[[T]])[%[[SQ]], %[[SKV]]]
 // CHECK: %[[TURN32:.*]] = arith.index_cast %[[TURNV]] : index to i32
@@ -63,7 +66,8 @@ func.func @window(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1
 // CHECK: %[[U:.*]] = gpu.block_id x
 // CHECK: affine.min #[[QE]](%[[U]])
 // CHECK: scf.for
-// CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT: %[[T:.*]] = affine.apply #{{.*}}(%[[I]])
 // CHECK: %[[TURNV:.*]] = affine.apply #[[TURN]](%[[U]], %[[T]])
 // CHECK: arith.index_cast %[[TURNV]] : index to i32
 // CHECK: } attributes {sdpa.relay_wait}
@@ -88,7 +92,8 @@ func.func @causal(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1
 // CHECK: %[[U:.*]] = gpu.block_id x
 // CHECK: %[[BEGIN:.*]] = affine.max #[[QB]](%[[U]])
 // CHECK: affine.min #[[QE]](%[[U]])
-// CHECK: scf.for %[[T:.*]] = %[[BEGIN]] to %{{.*}} step
+// CHECK: scf.for %[[I:.*]] = %[[BEGIN]] to %{{.*}} step
+// CHECK-NEXT: %[[T:.*]] = affine.apply #{{.*}}(%[[I]])
 // CHECK: affine.min #[[TURN]](%[[U]], %[[T]])
 // CHECK: } attributes {sdpa.relay_wait}
 func.func @bottom_right(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x64xf16> {

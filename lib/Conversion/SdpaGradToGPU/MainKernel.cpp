@@ -4,7 +4,8 @@
 // blockIdx.z), one warp per 16 keys of the tile. K and V stay in shared
 // memory; for each query head of the kv head's group (in ascending order,
 // so dK and dV are deterministic) the program walks exactly its query tiles
-// [q_begin(u), q_end(u)) ascending (buildBackwardBounds), and per tile t:
+// [q_begin(u), q_end(u)) (buildBackwardBounds) in descending order, and per
+// tile t:
 //
 //   S^T  = K Q^T,  P^T = exp2(S^T * scale * log2(e) - LSE * log2(e))
 //          (0 outside the band; LSE = -inf gives 0)
@@ -15,11 +16,21 @@
 // and stores dK * scale and dV once (zero when the range is empty). Every
 // visited tile is masked cell by cell (the backward has no interior split).
 //
+// Why descending: the relay adds the partials of query tile t in ascending
+// key-tile order, so program u's visit of t waits for program u-1's. In
+// descending order u-1 reaches t q_end(u) - q_end(u-1) visits *before* u
+// does (Tk/Tq visits for a window), so neighbours run in step and nobody
+// waits; ascending, u reaches t that many visits before u-1, and every
+// program trails its predecessor by Tk/Tq + 1 visits: a wavefront that
+// serialises the whole sequence (4-5x slower, bench/RESULTS.md). Deadlock
+// freedom is unchanged: the lowest unfinished program never waits.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MainKernel.h"
 
 #include "SdpaDialect/Transforms/ScheduleBounds.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -269,6 +280,18 @@ void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {
   }
 }
 
+/// The query tile of step `i` of [qBegin, qEnd) walked from the top:
+/// qBegin + qEnd - 1 - i.
+Value MainKernelBuilder::descending(Value i, const BackwardBounds &bounds) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr step = getAffineDimExpr(0, ctx);
+  AffineExpr begin = getAffineSymbolExpr(0, ctx);
+  AffineExpr end = getAffineSymbolExpr(1, ctx);
+  auto map = AffineMap::get(1, 2, begin + end - step - 1);
+  return affine::AffineApplyOp::create(b, map,
+                                       ValueRange{i, bounds.qBegin, bounds.qEnd});
+}
+
 void MainKernelBuilder::build(gpu::GPUFuncOp func) {
   bindArguments(func, BackwardRole::Main);
   emitSetup();
@@ -295,8 +318,9 @@ void MainKernelBuilder::build(gpu::GPUFuncOp func) {
             QueryHeadBases bases =
                 emitQueryHeadBases(add(mul(kvHead, group), j));
             forLoop(b, bounds.qBegin, bounds.qEnd, headAcc, "sdpa.q_loop",
-                    [&](Value t, GradAccumulators &stepAcc) {
-                      emitQueryTileStep(t, bases, stepAcc);
+                    [&](Value i, GradAccumulators &stepAcc) {
+                      emitQueryTileStep(descending(i, bounds), bases,
+                                        stepAcc);
                     });
           });
   emitStoreGradients(acc);

@@ -10,6 +10,7 @@
 #define SDPA_LIB_CONVERSION_SDPAGRADTOGPU_MAINKERNEL_H
 
 #include "BackwardKernel.h"
+#include "SdpaDialect/Transforms/ScheduleBounds.h"
 
 namespace mlir::sdpa::detail {
 
@@ -46,6 +47,8 @@ private:
   /// forms dS; accumulates dK, dV; adds the dQ partial.
   void emitQueryTileStep(Value t, const QueryHeadBases &bases,
                          GradAccumulators &acc);
+  /// The query tile of step `i` of the q-loop: the range walked from the top.
+  Value descending(Value i, const BackwardBounds &bounds);
   void loadRowStats(Value q0, const QueryHeadBases &bases);
   /// K^T-side products: per 8-query block, S^T (or dP^T) of the warp's 16
   /// keys against the 8 queries of `rows` (Q or dO in shared memory).
