@@ -8,6 +8,10 @@
 #include "SdpaRuntime/ArgCheck.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+#include <vector>
 
 using namespace sdpa::runtime;
 
@@ -139,6 +143,15 @@ const char *dimName(Layout layout, int dim) {
   return "head_dim";
 }
 
+/// One q-like tensor (q, k, v, o or a gradient, indexed as [B, H, S, D]) and,
+/// where set, the tensor whose shape it must share.
+struct QkvLike {
+  const char *name;
+  const SdpaTensor *tensor;
+  const char *likeName = nullptr;
+  const SdpaTensor *like = nullptr;
+};
+
 class Checker {
 public:
   Checker(const Manifest &manifest, Layout layout, std::string &error)
@@ -158,10 +171,20 @@ public:
     return n;
   }
 
-  /// Rank, non-negative shape within 32-bit indexing, known dtype, and a
-  /// non-null aligned pointer unless the tensor is empty.
-  bool checkBasics(const char *name, const SdpaTensor &t, int rank,
-                   int64_t alignment, const char *what) {
+  static std::string hex(uint64_t v) {
+    char buf[32];
+    snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+  }
+
+  /// The rules every tensor obeys, in this order: `rank` dimensions (`what`
+  /// describes them), non-negative shape within 32-bit indexing and
+  /// non-negative strides, a known dtype, offsets within 64 bits, a non-null
+  /// `alignment`-aligned pointer unless the tensor is empty, and finally the
+  /// dtype `dtype` (`why` says whose it is).
+  bool checkTensor(const char *name, const SdpaTensor &t, int rank,
+                   int64_t alignment, const char *what, int32_t dtype,
+                   const char *why) {
     if (t.rank != rank)
       return fail(std::string(name) + ": expected " + std::to_string(rank) +
                   " dimensions " + what + ", got " + std::to_string(t.rank));
@@ -203,36 +226,26 @@ public:
     int64_t spanBytes;
     if (__builtin_mul_overflow(span, elementBytes(t.dtype), &spanBytes))
       return fail(std::string(name) + ": byte offsets overflow 64 bits");
-    if (n == 0)
-      return true;
-    if (t.data == 0)
-      return fail(std::string(name) + ": null data pointer");
-    if (t.data % alignment != 0)
-      return fail(std::string(name) + ": data pointer " + hex(t.data) +
-                  " is not " + std::to_string(alignment) + "-byte aligned");
+    if (n != 0) {
+      if (t.data == 0)
+        return fail(std::string(name) + ": null data pointer");
+      if (t.data % alignment != 0)
+        return fail(std::string(name) + ": data pointer " + hex(t.data) +
+                    " is not " + std::to_string(alignment) + "-byte aligned");
+    }
+    if (t.dtype != dtype)
+      return fail(std::string(name) + ": expected dtype " + dtypeName(dtype) +
+                  why + ", got " + dtypeName(t.dtype));
     return true;
   }
 
-  static std::string hex(uint64_t v) {
-    char buf[32];
-    snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
-  }
-
-  bool checkDtype(const char *name, const SdpaTensor &t, int32_t expected,
-                  const char *why) {
-    if (t.dtype != expected)
-      return fail(std::string(name) + ": expected dtype " +
-                  dtypeName(expected) + why + ", got " + dtypeName(t.dtype));
-    return true;
-  }
-
-  /// q, k, v, o and their gradients.
+  /// One q-like tensor: the common rules for the layout's rank and the
+  /// artifact's dtype, then head_dim, its unit stride and 16-byte rows.
   bool checkQkvLike(const char *name, const SdpaTensor &t) {
     int rank = layout == Layout::THD ? 3 : 4;
     std::string what = std::string("for layout ") + toString(layout);
-    if (!checkBasics(name, t, rank, kPointerAlignment, what.c_str()) ||
-        !checkDtype(name, t, dtypeCode(manifest.dtype), " (the artifact's)"))
+    if (!checkTensor(name, t, rank, kPointerAlignment, what.c_str(),
+                     dtypeCode(manifest.dtype), " (the artifact's)"))
       return false;
     DimIndex idx = dimIndex(layout);
     if (t.shape[idx.d] != manifest.headDim)
@@ -257,12 +270,55 @@ public:
     return true;
   }
 
+  /// Every tensor's own rules first (in table order), then each shape
+  /// against its reference.
+  bool checkQkvLikes(std::initializer_list<QkvLike> tensors) {
+    for (const QkvLike &t : tensors)
+      if (!checkQkvLike(t.name, *t.tensor))
+        return false;
+    for (const QkvLike &t : tensors)
+      if (t.like && !checkSameShape(t.name, *t.tensor, t.likeName, *t.like))
+        return false;
+    return true;
+  }
+
   bool checkSameShape(const char *name, const SdpaTensor &t,
                       const char *refName, const SdpaTensor &ref) {
     if (!std::equal(t.shape, t.shape + t.rank, ref.shape))
-      return fail(std::string(name) + ": shape " + shapeString(t.shape, t.rank) +
-                  " differs from " + refName + "'s " +
-                  shapeString(ref.shape, ref.rank));
+      return fail(std::string(name) + ": shape " +
+                  shapeString(t.shape, t.rank) + " differs from " + refName +
+                  "'s " + shapeString(ref.shape, ref.rank));
+    return true;
+  }
+
+  /// The pointer and b/h/s strides of a q-like tensor, as `<name>`,
+  /// `<name>_stride_b`, `<name>_stride_h`, `<name>_stride_s`.
+  void putQkvLike(ParamTable &params, const char *name,
+                  const SdpaTensor &t) const {
+    params[name] = ParamValue::pointer(t.data);
+    BhsStrides s = layoutStrides(layout, t);
+    params[std::string(name) + "_stride_b"] = ParamValue::int64(s.b);
+    params[std::string(name) + "_stride_h"] = ParamValue::int64(s.h);
+    params[std::string(name) + "_stride_s"] = ParamValue::int64(s.s);
+  }
+
+  /// lse: f32 of shape `expected` (dimensions named by `dimNames`), with a
+  /// unit stride along the last one, the query rows (`rowName`).
+  bool checkLse(const SdpaTensor &lse, const std::vector<int64_t> &expected,
+                const char *dimNames, const char *rowName) {
+    int rank = int(expected.size());
+    std::string dims = dimNames;
+    if (!checkTensor("lse", lse, rank, kPointerAlignment,
+                     ("[" + dims + "]").c_str(), SDPA_DTYPE_F32, ""))
+      return false;
+    if (!std::equal(expected.begin(), expected.end(), lse.shape))
+      return fail("lse: expected shape " + shapeString(expected.data(), rank) +
+                  " (" + dims + "), got " + shapeString(lse.shape, rank));
+    int rows = rank - 1;
+    if (expected[rows] > 1 && lse.strides[rows] != 1)
+      return fail(std::string("lse: the ") + rowName +
+                  " stride must be 1, got " +
+                  std::to_string(lse.strides[rows]));
     return true;
   }
 
@@ -272,8 +328,7 @@ public:
     if (t.rank < 1 || t.rank > 4)
       return fail(std::string(name) + ": expected 1 to 4 dimensions, got " +
                   std::to_string(t.rank));
-    if (!checkBasics(name, t, t.rank, kPointerAlignment, "") ||
-        !checkDtype(name, t, dtype, ""))
+    if (!checkTensor(name, t, t.rank, kPointerAlignment, "", dtype, ""))
       return false;
     if (numel(t) != elements)
       return fail(std::string(name) + ": holds " + std::to_string(numel(t)) +
@@ -290,8 +345,8 @@ public:
   }
 
   bool checkOffsets(const char *name, const SdpaTensor &t) {
-    if (!checkBasics(name, t, 1, 4, "(cumulative offsets)") ||
-        !checkDtype(name, t, SDPA_DTYPE_I32, ""))
+    if (!checkTensor(name, t, 1, 4, "(cumulative offsets)", SDPA_DTYPE_I32,
+                     ""))
       return false;
     if (t.shape[0] < 1)
       return fail(std::string(name) +
@@ -341,6 +396,16 @@ public:
   std::string &error;
 };
 
+/// One side (query or key/value) of a packed-sequence (THD) problem.
+struct PackedSide {
+  const char *offsetsName;
+  const SdpaTensor &offsets;
+  const int32_t *hostOffsets;
+  const char *maxName;
+  int64_t maxLength;
+  int64_t tokens;
+};
+
 bool Checker::checkCore(const SdpaTensor &q, const SdpaTensor &k,
                         const SdpaTensor &v, const SdpaTensor &o,
                         const SdpaTensor &lse, const SdpaTensor &cuQ,
@@ -355,9 +420,8 @@ bool Checker::checkCore(const SdpaTensor &q, const SdpaTensor &k,
     return fail(std::string("layout: ") + toString(layout) +
                 " given, but the artifact was compiled for packed sequences "
                 "(varlen 1, layout thd)");
-  if (!checkQkvLike("q", q) || !checkQkvLike("k", k) || !checkQkvLike("v", v) ||
-      !checkQkvLike("o", o) || !checkSameShape("v", v, "k", k) ||
-      !checkSameShape("o", o, "q", q))
+  if (!checkQkvLikes({{"q", &q}, {"k", &k}, {"v", &v, "k", &k},
+                      {"o", &o, "q", &q}}))
     return false;
 
   DimIndex idx = dimIndex(layout);
@@ -384,58 +448,45 @@ bool Checker::checkCore(const SdpaTensor &q, const SdpaTensor &k,
     problem.seqKv = k.shape[idx.s];
     problem.totalQ = problem.batch * problem.seqQ;
     problem.totalKv = problem.batch * problem.seqKv;
-    int64_t expected[3] = {problem.batch, problem.headsQ, problem.seqQ};
-    if (!checkBasics("lse", lse, 3, kPointerAlignment,
-                     "[batch, heads_q, seq_q]") ||
-        !checkDtype("lse", lse, SDPA_DTYPE_F32, ""))
+    if (!checkLse(lse, {problem.batch, problem.headsQ, problem.seqQ},
+                  "batch, heads_q, seq_q", "seq"))
       return false;
-    if (!std::equal(expected, expected + 3, lse.shape))
-      return fail("lse: expected shape " + shapeString(expected, 3) +
-                  " (batch, heads_q, seq_q), got " + shapeString(lse.shape, 3));
-    if (problem.seqQ > 1 && lse.strides[2] != 1)
-      return fail("lse: the seq stride must be 1, got " +
-                  std::to_string(lse.strides[2]));
   } else {
-    if (!checkOffsets("cu_seqlens_q", cuQ) ||
-        !checkOffsets("cu_seqlens_kv", cuKv))
-      return false;
+    const PackedSide sides[] = {
+        {"cu_seqlens_q", cuQ, hostQ, "max_seqlen_q", maxQ, q.shape[idx.s]},
+        {"cu_seqlens_kv", cuKv, hostKv, "max_seqlen_kv", maxKv,
+         k.shape[idx.s]}};
+    for (const PackedSide &side : sides)
+      if (!checkOffsets(side.offsetsName, side.offsets))
+        return false;
     if (cuKv.shape[0] != cuQ.shape[0])
       return fail("cu_seqlens_kv: " + std::to_string(cuKv.shape[0]) +
                   " offsets, but cu_seqlens_q has " +
                   std::to_string(cuQ.shape[0]) +
                   " (both hold one more than the number of sequences)");
     problem.batch = cuQ.shape[0] - 1;
-    problem.totalQ = q.shape[idx.s];
-    problem.totalKv = k.shape[idx.s];
-    for (auto [name, value, tokens] :
-         {std::tuple{"max_seqlen_q", maxQ, problem.totalQ},
-          std::tuple{"max_seqlen_kv", maxKv, problem.totalKv}}) {
-      if (value < 0)
-        return fail(std::string(name) + ": negative (" +
-                    std::to_string(value) + ")");
-      if (value > tokens)
-        return fail(std::string(name) + ": " + std::to_string(value) +
-                    " is more than the " + std::to_string(tokens) +
-                    " tokens given");
+    problem.totalQ = sides[0].tokens;
+    problem.totalKv = sides[1].tokens;
+    for (const PackedSide &side : sides) {
+      if (side.maxLength < 0)
+        return fail(std::string(side.maxName) + ": negative (" +
+                    std::to_string(side.maxLength) + ")");
+      if (side.maxLength > side.tokens)
+        return fail(std::string(side.maxName) + ": " +
+                    std::to_string(side.maxLength) + " is more than the " +
+                    std::to_string(side.tokens) + " tokens given");
     }
     problem.seqQ = maxQ;
     problem.seqKv = maxKv;
-    if (hostQ && !checkHostOffsets("cu_seqlens_q", hostQ, cuQ.shape[0],
-                                   problem.totalQ, maxQ, "max_seqlen_q"))
+    for (const PackedSide &side : sides)
+      if (side.hostOffsets &&
+          !checkHostOffsets(side.offsetsName, side.hostOffsets,
+                            side.offsets.shape[0], side.tokens,
+                            side.maxLength, side.maxName))
+        return false;
+    if (!checkLse(lse, {problem.headsQ, problem.totalQ}, "heads_q, tokens_q",
+                  "token"))
       return false;
-    if (hostKv && !checkHostOffsets("cu_seqlens_kv", hostKv, cuKv.shape[0],
-                                    problem.totalKv, maxKv, "max_seqlen_kv"))
-      return false;
-    int64_t expected[2] = {problem.headsQ, problem.totalQ};
-    if (!checkBasics("lse", lse, 2, kPointerAlignment, "[heads_q, tokens_q]") ||
-        !checkDtype("lse", lse, SDPA_DTYPE_F32, ""))
-      return false;
-    if (!std::equal(expected, expected + 2, lse.shape))
-      return fail("lse: expected shape " + shapeString(expected, 2) +
-                  " (heads_q, tokens_q), got " + shapeString(lse.shape, 2));
-    if (problem.totalQ > 1 && lse.strides[1] != 1)
-      return fail("lse: the token stride must be 1, got " +
-                  std::to_string(lse.strides[1]));
   }
 
   // 32-bit index arithmetic: tile-rounded positions plus the band's finite
@@ -465,17 +516,10 @@ bool Checker::checkCore(const SdpaTensor &q, const SdpaTensor &k,
   grid.totalRows = rows;
 
   params.clear();
-  auto putTensor = [&](const char *name, const SdpaTensor &t) {
-    params[name] = ParamValue::pointer(t.data);
-    BhsStrides s = layoutStrides(layout, t);
-    params[std::string(name) + "_stride_b"] = ParamValue::int64(s.b);
-    params[std::string(name) + "_stride_h"] = ParamValue::int64(s.h);
-    params[std::string(name) + "_stride_s"] = ParamValue::int64(s.s);
-  };
-  putTensor("q", q);
-  putTensor("k", k);
-  putTensor("v", v);
-  putTensor("o", o);
+  putQkvLike(params, "q", q);
+  putQkvLike(params, "k", k);
+  putQkvLike(params, "v", v);
+  putQkvLike(params, "o", o);
   params["lse"] = ParamValue::pointer(lse.data);
   params["lse_stride_b"] = ParamValue::int64(thd ? 0 : lse.strides[0]);
   params["lse_stride_h"] = ParamValue::int64(thd ? lse.strides[0] : lse.strides[1]);
@@ -511,34 +555,34 @@ bool checkDirection(const Manifest &manifest, Direction direction,
   return false;
 }
 
-} // namespace
-
-bool sdpa::runtime::checkForward(const Manifest &manifest,
-                                 const SdpaForwardArgs &args, Problem &problem,
-                                 ParamTable &params, std::string &error) {
-  if (!checkDirection(manifest, Direction::Forward, error))
+/// The start of every entry point: the artifact's direction, the layout
+/// code, then what forward and backward arguments share (`Args` is
+/// SdpaForwardArgs or SdpaBackwardArgs, whose common fields have the same
+/// names). `withHostOffsets` false ignores the host copies of the offsets.
+template <typename Args>
+bool checkShared(const Manifest &manifest, Direction direction,
+                 const Args &args, bool withHostOffsets, Layout &layout,
+                 Problem &problem, ParamTable &params, std::string &error) {
+  if (!checkDirection(manifest, direction, error))
     return false;
-  Layout layout;
   if (!toLayout(args.layout, layout)) {
     error = "layout: unknown layout code " + std::to_string(args.layout);
     return false;
   }
   Checker checker(manifest, layout, error);
-  return checker.checkCore(args.q, args.k, args.v, args.o, args.lse,
-                           args.cu_seqlens_q, args.cu_seqlens_kv,
-                           args.max_seqlen_q, args.max_seqlen_kv,
-                           args.host_cu_seqlens_q, args.host_cu_seqlens_kv,
-                           problem, params);
+  return checker.checkCore(
+      args.q, args.k, args.v, args.o, args.lse, args.cu_seqlens_q,
+      args.cu_seqlens_kv, args.max_seqlen_q, args.max_seqlen_kv,
+      withHostOffsets ? args.host_cu_seqlens_q : nullptr,
+      withHostOffsets ? args.host_cu_seqlens_kv : nullptr, problem, params);
 }
-
-namespace {
 
 /// Workspace sizes for a checked problem.
 SdpaWorkspaceSizes workspaceFor(const Manifest &manifest,
-                                const Problem &problem, int64_t headDim) {
+                                const Problem &problem) {
   SdpaWorkspaceSizes sizes;
   sizes.delta_elements = problem.grid.totalRows;
-  sizes.dq_accum_elements = problem.grid.totalRows * headDim;
+  sizes.dq_accum_elements = problem.grid.totalRows * manifest.headDim;
   sizes.relay_counter_elements =
       manifest.deterministic
           ? problem.batch * problem.headsQ * problem.grid.qTiles
@@ -546,28 +590,36 @@ SdpaWorkspaceSizes workspaceFor(const Manifest &manifest,
   return sizes;
 }
 
+/// One backward workspace and when the artifact needs it.
+struct Workspace {
+  const char *name;
+  const SdpaTensor &tensor;
+  int32_t dtype;
+  int64_t elements;
+  bool needed;
+};
+
 } // namespace
+
+bool sdpa::runtime::checkForward(const Manifest &manifest,
+                                 const SdpaForwardArgs &args, Problem &problem,
+                                 ParamTable &params, std::string &error) {
+  Layout layout;
+  return checkShared(manifest, Direction::Forward, args,
+                     /*withHostOffsets=*/true, layout, problem, params, error);
+}
 
 bool sdpa::runtime::backwardWorkspace(const Manifest &manifest,
                                       const SdpaBackwardArgs &args,
                                       SdpaWorkspaceSizes &sizes,
                                       std::string &error) {
-  if (!checkDirection(manifest, Direction::Backward, error))
-    return false;
   Layout layout;
-  if (!toLayout(args.layout, layout)) {
-    error = "layout: unknown layout code " + std::to_string(args.layout);
-    return false;
-  }
-  Checker checker(manifest, layout, error);
   Problem problem;
   ParamTable params;
-  if (!checker.checkCore(args.q, args.k, args.v, args.o, args.lse,
-                         args.cu_seqlens_q, args.cu_seqlens_kv,
-                         args.max_seqlen_q, args.max_seqlen_kv, nullptr,
-                         nullptr, problem, params))
+  if (!checkShared(manifest, Direction::Backward, args,
+                   /*withHostOffsets=*/false, layout, problem, params, error))
     return false;
-  sizes = workspaceFor(manifest, problem, manifest.headDim);
+  sizes = workspaceFor(manifest, problem);
   return true;
 }
 
@@ -575,55 +627,37 @@ bool sdpa::runtime::checkBackward(const Manifest &manifest,
                                   const SdpaBackwardArgs &args,
                                   Problem &problem, ParamTable &params,
                                   std::string &error) {
-  if (!checkDirection(manifest, Direction::Backward, error))
-    return false;
   Layout layout;
-  if (!toLayout(args.layout, layout)) {
-    error = "layout: unknown layout code " + std::to_string(args.layout);
+  if (!checkShared(manifest, Direction::Backward, args,
+                   /*withHostOffsets=*/true, layout, problem, params, error))
     return false;
-  }
   Checker checker(manifest, layout, error);
-  if (!checker.checkCore(args.q, args.k, args.v, args.o, args.lse,
-                         args.cu_seqlens_q, args.cu_seqlens_kv,
-                         args.max_seqlen_q, args.max_seqlen_kv,
-                         args.host_cu_seqlens_q, args.host_cu_seqlens_kv,
-                         problem, params))
-    return false;
-  if (!checker.checkQkvLike("do", args.dout) ||
-      !checker.checkSameShape("do", args.dout, "q", args.q) ||
-      !checker.checkQkvLike("dq", args.dq) ||
-      !checker.checkSameShape("dq", args.dq, "q", args.q) ||
-      !checker.checkQkvLike("dk", args.dk) ||
-      !checker.checkSameShape("dk", args.dk, "k", args.k) ||
-      !checker.checkQkvLike("dv", args.dv) ||
-      !checker.checkSameShape("dv", args.dv, "k", args.k))
-    return false;
-  for (auto [name, t] : {std::pair{"do", &args.dout}, std::pair{"dq", &args.dq},
-                         std::pair{"dk", &args.dk}, std::pair{"dv", &args.dv}}) {
-    params[name] = ParamValue::pointer(t->data);
-    BhsStrides s = layoutStrides(layout, *t);
-    params[std::string(name) + "_stride_b"] = ParamValue::int64(s.b);
-    params[std::string(name) + "_stride_h"] = ParamValue::int64(s.h);
-    params[std::string(name) + "_stride_s"] = ParamValue::int64(s.s);
-  }
-  SdpaWorkspaceSizes sizes = workspaceFor(manifest, problem, manifest.headDim);
-  if (usesParam(manifest, "dq_accum")) {
-    if (!checker.checkWorkspace("dq_accum", args.dq_accum, SDPA_DTYPE_F32,
-                                sizes.dq_accum_elements))
+  const QkvLike gradients[] = {{"do", &args.dout, "q", &args.q},
+                               {"dq", &args.dq, "q", &args.q},
+                               {"dk", &args.dk, "k", &args.k},
+                               {"dv", &args.dv, "k", &args.k}};
+  // One gradient at a time: each one's shape right after its own rules.
+  for (const QkvLike &gradient : gradients)
+    if (!checker.checkQkvLikes({gradient}))
       return false;
-    params["dq_accum"] = ParamValue::pointer(args.dq_accum.data);
-  }
-  if (usesParam(manifest, "delta")) {
-    if (!checker.checkWorkspace("delta", args.delta, SDPA_DTYPE_F32,
-                                sizes.delta_elements))
+  for (const QkvLike &gradient : gradients)
+    checker.putQkvLike(params, gradient.name, *gradient.tensor);
+
+  SdpaWorkspaceSizes sizes = workspaceFor(manifest, problem);
+  const Workspace workspaces[] = {
+      {"dq_accum", args.dq_accum, SDPA_DTYPE_F32, sizes.dq_accum_elements,
+       usesParam(manifest, "dq_accum")},
+      {"delta", args.delta, SDPA_DTYPE_F32, sizes.delta_elements,
+       usesParam(manifest, "delta")},
+      {"relay_counters", args.relay_counters, SDPA_DTYPE_I32,
+       sizes.relay_counter_elements,
+       manifest.deterministic || usesParam(manifest, "relay_counters")}};
+  for (const Workspace &w : workspaces) {
+    if (!w.needed)
+      continue;
+    if (!checker.checkWorkspace(w.name, w.tensor, w.dtype, w.elements))
       return false;
-    params["delta"] = ParamValue::pointer(args.delta.data);
-  }
-  if (manifest.deterministic || usesParam(manifest, "relay_counters")) {
-    if (!checker.checkWorkspace("relay_counters", args.relay_counters,
-                                SDPA_DTYPE_I32, sizes.relay_counter_elements))
-      return false;
-    params["relay_counters"] = ParamValue::pointer(args.relay_counters.data);
+    params[w.name] = ParamValue::pointer(w.tensor.data);
   }
   return true;
 }

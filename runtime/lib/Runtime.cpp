@@ -9,11 +9,13 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <initializer_list>
+#include <list>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <sstream>
-#include <list>
-#include <memory>
 #include <vector>
 
 using namespace sdpa::runtime;
@@ -78,6 +80,36 @@ SdpaStatus ensureContext(const CudaDriver &cuda, CUcontext &context) {
   return SDPA_SUCCESS;
 }
 
+/// Finds `kernel` in `module` and opts it into its dynamic shared memory,
+/// refusing more shared memory than the device's per-block limit `optin`.
+SdpaStatus prepareFunction(const CudaDriver &cuda, CUmodule module,
+                           const Kernel &kernel, int optin, CUfunction &fn) {
+  CUresult r = cuda.cuModuleGetFunction(&fn, module, kernel.name.c_str());
+  if (r != kCudaSuccess)
+    return failWith(SDPA_ERROR_CUDA,
+                    "kernel '" + kernel.name + "' (manifest line " +
+                        std::to_string(kernel.line) + "): " +
+                        cuda.describe("cuModuleGetFunction", r));
+  int staticBytes = 0;
+  cuda.cuFuncGetAttribute(&staticBytes, kFuncAttributeSharedSizeBytes, fn);
+  if (int64_t(kernel.sharedBytes) + staticBytes > optin)
+    return failWith(SDPA_ERROR_UNSUPPORTED,
+                    "kernel '" + kernel.name + "': shared_bytes " +
+                        std::to_string(kernel.sharedBytes) + " plus " +
+                        std::to_string(staticBytes) +
+                        " static bytes exceed the device's limit of " +
+                        std::to_string(optin) + " per block");
+  if (kernel.sharedBytes > kDefaultDynamicSharedLimit) {
+    r = cuda.cuFuncSetAttribute(fn, kFuncAttributeMaxDynamicSharedSizeBytes,
+                                int(kernel.sharedBytes));
+    if (r != kCudaSuccess)
+      return failWith(SDPA_ERROR_CUDA,
+                      "kernel '" + kernel.name + "': " +
+                          cuda.describe("cuFuncSetAttribute", r));
+  }
+  return SDPA_SUCCESS;
+}
+
 /// Loads the PTX into the current context (once per context) and prepares
 /// each kernel's dynamic shared memory.
 SdpaStatus ensureModule(SdpaArtifact &art, const CudaDriver *&cudaOut,
@@ -127,34 +159,10 @@ SdpaStatus ensureModule(SdpaArtifact &art, const CudaDriver *&cudaOut,
   }
   for (const Kernel &kernel : art.manifest.kernels) {
     CUfunction fn;
-    r = cuda->cuModuleGetFunction(&fn, loaded.module, kernel.name.c_str());
-    if (r != kCudaSuccess) {
+    if (SdpaStatus s =
+            prepareFunction(*cuda, loaded.module, kernel, optin, fn)) {
       cuda->cuModuleUnload(loaded.module);
-      return failWith(SDPA_ERROR_CUDA,
-                      "kernel '" + kernel.name + "' (manifest line " +
-                          std::to_string(kernel.line) + "): " +
-                          cuda->describe("cuModuleGetFunction", r));
-    }
-    int staticBytes = 0;
-    cuda->cuFuncGetAttribute(&staticBytes, kFuncAttributeSharedSizeBytes, fn);
-    if (int64_t(kernel.sharedBytes) + staticBytes > optin) {
-      cuda->cuModuleUnload(loaded.module);
-      return failWith(SDPA_ERROR_UNSUPPORTED,
-                      "kernel '" + kernel.name + "': shared_bytes " +
-                          std::to_string(kernel.sharedBytes) + " plus " +
-                          std::to_string(staticBytes) +
-                          " static bytes exceed the device's limit of " +
-                          std::to_string(optin) + " per block");
-    }
-    if (kernel.sharedBytes > kDefaultDynamicSharedLimit) {
-      r = cuda->cuFuncSetAttribute(fn, kFuncAttributeMaxDynamicSharedSizeBytes,
-                                   int(kernel.sharedBytes));
-      if (r != kCudaSuccess) {
-        cuda->cuModuleUnload(loaded.module);
-        return failWith(SDPA_ERROR_CUDA,
-                        "kernel '" + kernel.name + "': " +
-                            cuda->describe("cuFuncSetAttribute", r));
-      }
+      return s;
     }
     loaded.functions[kernel.name] = fn;
   }
@@ -170,35 +178,68 @@ struct LaunchStep {
   PackedParams params;
 };
 
-SdpaStatus plan(const Kernel &kernel, const ParamTable &table,
-                const GridValues &gridValues, std::vector<LaunchStep> &steps) {
-  std::string error;
-  LaunchStep step;
-  step.kernel = &kernel;
-  if (!formGrid(kernel, gridValues, step.grid, error) ||
-      !step.params.pack(kernel, table, error))
-    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
-  steps.push_back(std::move(step));
+/// Work on the stream between loading the module and the first launch.
+using BeforeLaunch = std::function<SdpaStatus(const CudaDriver &)>;
+
+/// The launch sequence of every entry point: forms each kernel's grid and
+/// packs its parameters (refusing before any CUDA call), loads the module
+/// into the current context, runs `beforeLaunch`, then launches the kernels
+/// in order on `stream`. Null kernels (roles an artifact lacks) are skipped;
+/// a kernel with an empty grid launches nothing.
+SdpaStatus launchKernels(SdpaArtifact &artifact,
+                         std::initializer_list<const Kernel *> kernels,
+                         const ParamTable &table, const GridValues &gridValues,
+                         void *stream, const BeforeLaunch &beforeLaunch = {}) {
+  std::vector<LaunchStep> steps;
+  for (const Kernel *kernel : kernels) {
+    if (!kernel)
+      continue;
+    std::string error;
+    LaunchStep &step = steps.emplace_back();
+    step.kernel = kernel;
+    if (!formGrid(*kernel, gridValues, step.grid, error) ||
+        !step.params.pack(*kernel, table, error))
+      return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
+  }
+  const CudaDriver *cuda;
+  LoadedModule *module;
+  if (SdpaStatus s = ensureModule(artifact, cuda, module))
+    return s;
+  if (beforeLaunch)
+    if (SdpaStatus s = beforeLaunch(*cuda))
+      return s;
+  for (LaunchStep &step : steps) {
+    const Kernel &kernel = *step.kernel;
+    const std::array<unsigned, 3> &grid = step.grid;
+    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+      continue; // Empty problem: nothing to compute.
+    CUresult r = cuda->cuLaunchKernel(
+        module->functions.at(kernel.name), grid[0], grid[1], grid[2],
+        kernel.block[0], kernel.block[1], kernel.block[2], kernel.sharedBytes,
+        static_cast<CUstream>(stream), step.params.data(), nullptr);
+    if (r != kCudaSuccess)
+      return failWith(SDPA_ERROR_CUDA,
+                      "kernel '" + kernel.name + "' grid (" +
+                          std::to_string(grid[0]) + ", " +
+                          std::to_string(grid[1]) + ", " +
+                          std::to_string(grid[2]) + "): " +
+                          cuda->describe("cuLaunchKernel", r));
+  }
   return SDPA_SUCCESS;
 }
 
-SdpaStatus launch(const CudaDriver &cuda, LoadedModule &module,
-                  LaunchStep &step, void *stream) {
-  const Kernel &kernel = *step.kernel;
-  const std::array<unsigned, 3> &grid = step.grid;
-  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
-    return SDPA_SUCCESS; // Empty problem: nothing to compute.
-  CUresult r = cuda.cuLaunchKernel(
-      module.functions.at(kernel.name), grid[0], grid[1], grid[2],
-      kernel.block[0], kernel.block[1], kernel.block[2], kernel.sharedBytes,
-      static_cast<CUstream>(stream), step.params.data(), nullptr);
-  if (r != kCudaSuccess)
-    return failWith(SDPA_ERROR_CUDA,
-                    "kernel '" + kernel.name + "' grid (" +
-                        std::to_string(grid[0]) + ", " +
-                        std::to_string(grid[1]) + ", " +
-                        std::to_string(grid[2]) + "): " +
-                        cuda.describe("cuLaunchKernel", r));
+/// Checks an entry point's arguments with `check` (checkForward or
+/// checkBackward); `entry` names the entry point in the null-input message.
+template <typename Args, typename Check>
+SdpaStatus checkArguments(const char *entry, const SdpaArtifact *artifact,
+                          const Args *args, Check check, Problem &problem,
+                          ParamTable &table) {
+  if (!artifact || !args)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    std::string(entry) + ": null artifact or arguments");
+  std::string error;
+  if (!check(artifact->manifest, *args, problem, table, error))
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
   return SDPA_SUCCESS;
 }
 
@@ -297,36 +338,22 @@ SdpaStatus sdpaArtifactBand(const SdpaArtifact *artifact, int64_t *left,
 
 SdpaStatus sdpaForwardCheck(const SdpaArtifact *artifact,
                             const SdpaForwardArgs *args) {
-  if (!artifact || !args)
-    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
-                    "sdpaForwardCheck: null artifact or arguments");
   Problem problem;
   ParamTable table;
-  std::string error;
-  if (!checkForward(artifact->manifest, *args, problem, table, error))
-    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
-  return SDPA_SUCCESS;
+  return checkArguments("sdpaForwardCheck", artifact, args, checkForward,
+                        problem, table);
 }
 
 SdpaStatus sdpaForward(SdpaArtifact *artifact, const SdpaForwardArgs *args,
                        void *stream) {
-  if (!artifact || !args)
-    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
-                    "sdpaForward: null artifact or arguments");
   Problem problem;
   ParamTable table;
-  std::string error;
-  if (!checkForward(artifact->manifest, *args, problem, table, error))
-    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
-  std::vector<LaunchStep> steps;
-  const Kernel *kernel = artifact->manifest.findKernel(KernelRole::Forward);
-  if (SdpaStatus s = plan(*kernel, table, problem.grid, steps))
+  if (SdpaStatus s = checkArguments("sdpaForward", artifact, args,
+                                    checkForward, problem, table))
     return s;
-  const CudaDriver *cuda;
-  LoadedModule *module;
-  if (SdpaStatus s = ensureModule(*artifact, cuda, module))
-    return s;
-  return launch(*cuda, *module, steps[0], stream);
+  return launchKernels(*artifact,
+                       {artifact->manifest.findKernel(KernelRole::Forward)},
+                       table, problem.grid, stream);
 }
 
 SdpaStatus sdpaBackwardWorkspace(const SdpaArtifact *artifact,
@@ -343,54 +370,39 @@ SdpaStatus sdpaBackwardWorkspace(const SdpaArtifact *artifact,
 
 SdpaStatus sdpaBackwardCheck(const SdpaArtifact *artifact,
                              const SdpaBackwardArgs *args) {
-  if (!artifact || !args)
-    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
-                    "sdpaBackwardCheck: null artifact or arguments");
   Problem problem;
   ParamTable table;
-  std::string error;
-  if (!checkBackward(artifact->manifest, *args, problem, table, error))
-    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
-  return SDPA_SUCCESS;
+  return checkArguments("sdpaBackwardCheck", artifact, args, checkBackward,
+                        problem, table);
 }
 
 SdpaStatus sdpaBackward(SdpaArtifact *artifact, const SdpaBackwardArgs *args,
                         void *stream) {
-  if (!artifact || !args)
-    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
-                    "sdpaBackward: null artifact or arguments");
   Problem problem;
   ParamTable table;
-  std::string error;
-  const Manifest &m = artifact->manifest;
-  if (!checkBackward(m, *args, problem, table, error))
-    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
-  std::vector<LaunchStep> steps;
-  for (KernelRole role : {KernelRole::BwdPreprocess, KernelRole::BwdMain,
-                          KernelRole::BwdDqConvert})
-    if (const Kernel *kernel = m.findKernel(role))
-      if (SdpaStatus s = plan(*kernel, table, problem.grid, steps))
-        return s;
-  const CudaDriver *cuda;
-  LoadedModule *module;
-  if (SdpaStatus s = ensureModule(*artifact, cuda, module))
+  if (SdpaStatus s = checkArguments("sdpaBackward", artifact, args,
+                                    checkBackward, problem, table))
     return s;
-  if (m.deterministic) {
+  const Manifest &m = artifact->manifest;
+  // A deterministic artifact's relay counters start at zero on the stream.
+  BeforeLaunch zeroRelayCounters = [&](const CudaDriver &cuda) -> SdpaStatus {
     int64_t count = problem.batch * problem.headsQ * problem.grid.qTiles;
-    if (count > 0) {
-      CUresult r = cuda->cuMemsetD32Async(args->relay_counters.data, 0,
-                                          size_t(count),
-                                          static_cast<CUstream>(stream));
-      if (r != kCudaSuccess)
-        return failWith(SDPA_ERROR_CUDA,
-                        "relay_counters: " +
-                            cuda->describe("cuMemsetD32Async", r));
-    }
-  }
-  for (LaunchStep &step : steps)
-    if (SdpaStatus s = launch(*cuda, *module, step, stream))
-      return s;
-  return SDPA_SUCCESS;
+    if (!m.deterministic || count <= 0)
+      return SDPA_SUCCESS;
+    CUresult r = cuda.cuMemsetD32Async(args->relay_counters.data, 0,
+                                       size_t(count),
+                                       static_cast<CUstream>(stream));
+    if (r != kCudaSuccess)
+      return failWith(SDPA_ERROR_CUDA,
+                      "relay_counters: " +
+                          cuda.describe("cuMemsetD32Async", r));
+    return SDPA_SUCCESS;
+  };
+  return launchKernels(*artifact,
+                       {m.findKernel(KernelRole::BwdPreprocess),
+                        m.findKernel(KernelRole::BwdMain),
+                        m.findKernel(KernelRole::BwdDqConvert)},
+                       table, problem.grid, stream, zeroRelayCounters);
 }
 
 SdpaStatus sdpaLaunchKernel(SdpaArtifact *artifact, const char *kernelName,
@@ -436,14 +448,7 @@ SdpaStatus sdpaLaunchKernel(SdpaArtifact *artifact, const char *kernelName,
   gridValues.headsKv = grid->heads_kv;
   gridValues.batch = grid->batch;
   gridValues.totalRows = grid->total_rows;
-  std::vector<LaunchStep> steps;
-  if (SdpaStatus s = plan(*kernel, table, gridValues, steps))
-    return s;
-  const CudaDriver *cuda;
-  LoadedModule *module;
-  if (SdpaStatus s = ensureModule(*artifact, cuda, module))
-    return s;
-  return launch(*cuda, *module, steps[0], stream);
+  return launchKernels(*artifact, {kernel}, table, gridValues, stream);
 }
 
 } // extern "C"
