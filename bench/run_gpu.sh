@@ -3,7 +3,7 @@
 # the forward artifacts and benchmark them against the anchors. Every step
 # runs under a timeout; logs and results go to $OUT (8 files at most come
 # back from the device: logs.txt, summary.txt, check_forward.md,
-# check_backward.md, benchmark.{md,json,png}).
+# check_backward.md, check_training.md, benchmark.{md,json,png}).
 #
 #   OUT=/tmp/out bench/run_gpu.sh                 # every step
 #   STEPS="build test runtime anchors" bench/run_gpu.sh
@@ -11,7 +11,10 @@
 # Steps: build (cmake + ninja of runtime/), test (ctest, with the probe
 # artifact), runtime (bench/check_runtime.py), selftest (check_forward.py
 # --self-test --quick), check (check_forward.py on $ARTIFACTS), checkbwd
-# (check_backward.py on $ARTIFACTS: gradients, determinism), sanitize
+# (check_backward.py on $ARTIFACTS: gradients, determinism), training
+# (check_training.py: one SGD step of a small attention layer through the
+# autograd Function, f16 d64 window 127, both backwards, against PyTorch's
+# SDPA with the dense mask; not in the default STEPS), sanitize
 # (compute-sanitizer memcheck + racecheck, bench/sanitize_small.py), bench
 # (benchmark.py, ours + anchors), anchors (benchmark.py, anchors only, for
 # when no kernel artifact exists yet).
@@ -90,6 +93,11 @@ for s in $STEPS; do
     step check 600 python3 bench/check_forward.py --artifacts "$ARTIFACTS" --out "$OUT" ;;
   checkbwd)
     step checkbwd 600 python3 bench/check_backward.py --artifacts "$ARTIFACTS" --out "$OUT" ;;
+  training)
+    step training 120 python3 bench/check_training.py \
+      --forward "$ARTIFACTS/f16_d64_win127.manifest" \
+      --backward "$ARTIFACTS/bwd_f16_d64_win127_nd.manifest" \
+      --backward-det "$ARTIFACTS/bwd_f16_d64_win127_det.manifest" --out "$OUT" ;;
   sanitize)
     # compute-sanitizer over every artifact on small shapes (and the copy
     # kernels, which show that the tool ran); only kernels named *sdpa*.

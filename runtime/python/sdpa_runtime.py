@@ -14,7 +14,8 @@ raises SdpaError carrying the runtime's message, e.g.
 import ctypes
 import os
 
-__all__ = ["Artifact", "SdpaError", "load_library", "LAYOUTS"]
+__all__ = ["Artifact", "SdpaError", "load_library", "LAYOUTS", "attention_function",
+           "check_artifact_pair"]
 
 LAYOUTS = {"bhsd": 0, "bshd": 1, "thd": 2}
 _STATUS = {
@@ -403,20 +404,55 @@ class Artifact:
                 ctypes.c_void_p(getattr(stream, "cuda_stream", stream))))
 
 
-def attention_function():
+#: What a forward and a backward artifact must agree on to be one attention.
+_PAIR_KEYS = ("dtype_name", "head_dim", "left", "right", "align", "scale", "varlen")
+
+
+def check_artifact_pair(fwd, bwd, deterministic=None):
+    """Raises SdpaError unless `fwd` is a forward artifact and `bwd` (if not
+    None) a backward one for the same attention: dtype, head_dim, band,
+    alignment, scale and dense/THD form. A mismatched pair would run, but
+    give the gradients of another attention than the forward computed.
+    `deterministic` True/False also requires bwd's deterministic flag.
+    """
+    if fwd.direction != "forward":
+        raise SdpaError(1, f"{fwd.path}: expected a forward artifact, got a {fwd.direction} one")
+    if bwd is None:
+        return
+    if bwd.direction != "backward":
+        raise SdpaError(1, f"{bwd.path}: expected a backward artifact, got a {bwd.direction} one")
+    for key in _PAIR_KEYS:
+        want, got = getattr(fwd, key), getattr(bwd, key)
+        if want != got:
+            raise SdpaError(1, f"{bwd.path}: {key} is {got!r}, but the forward artifact "
+                               f"{fwd.path} has {want!r}")
+    if deterministic is not None and bwd.deterministic != bool(deterministic):
+        raise SdpaError(1, f"{bwd.path}: expected a "
+                           f"{'' if deterministic else 'non-'}deterministic backward artifact")
+
+
+def attention_function(deterministic=None):
     """A torch.autograd.Function over a forward and a backward artifact.
 
         Fn = attention_function()
         o = Fn.apply(q, k, v, fwd_artifact, bwd_artifact, "bshd")
 
-    Dense layouts only; the backward artifact must match the forward's band,
-    dtype and head_dim.
+    The forward saves q, k, v, O and LSE; the backward runs the backward
+    artifact's kernels on them. Dense layouts only. The pair is checked by
+    check_artifact_pair (same band, scale, dtype, head_dim); with
+    `deterministic` True (False) the backward artifact must (must not) be
+    deterministic. bwd_artifact None gives a forward-only function whose
+    backward raises.
     """
     import torch
 
     class SdpaAttention(torch.autograd.Function):
         @staticmethod
         def forward(ctx, q, k, v, fwd, bwd, layout="bhsd"):
+            if layout == "thd":
+                raise SdpaError(1, "layout: the autograd function takes dense layouts "
+                                   "(bhsd, bshd), not thd")
+            check_artifact_pair(fwd, bwd, deterministic)
             o, lse = fwd.forward(q, k, v, layout=layout)
             ctx.save_for_backward(q, k, v, o, lse)
             ctx.bwd = bwd
@@ -425,6 +461,8 @@ def attention_function():
 
         @staticmethod
         def backward(ctx, do):
+            if ctx.bwd is None:
+                raise SdpaError(1, "backward: no backward artifact was given")
             q, k, v, o, lse = ctx.saved_tensors
             dq, dk, dv = ctx.bwd.backward(q, k, v, o, lse, do.contiguous(),
                                           layout=ctx.layout)

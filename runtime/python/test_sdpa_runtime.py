@@ -69,6 +69,42 @@ class WrapperTest(unittest.TestCase):
         self.assertEqual(cm.exception.status, 3)
         self.assertIn("key 'ptx': cannot read", cm.exception.message)
 
+    def backward_text(self, deterministic=True):
+        """copy_dense.manifest turned into a backward artifact of the same
+        attention (its one kernel as bwd_main)."""
+        return (self.manifest_text("copy_dense.manifest")
+                .replace("direction forward", "direction backward\ndeterministic "
+                         + ("1" if deterministic else "0"))
+                .replace("sdpa_copy_dense forward", "sdpa_copy_dense bwd_main"))
+
+    def test_artifact_pair_must_be_one_attention(self):
+        self.write("copy_kernels.ptx", ".version 8.0\n")
+        fwd = sdpa_runtime.Artifact(self.write("f.manifest",
+                                               self.manifest_text("copy_dense.manifest")))
+        det = sdpa_runtime.Artifact(self.write("b.manifest", self.backward_text()))
+        nd = sdpa_runtime.Artifact(self.write("n.manifest", self.backward_text(False)))
+        sdpa_runtime.check_artifact_pair(fwd, det)
+        sdpa_runtime.check_artifact_pair(fwd, det, deterministic=True)
+        sdpa_runtime.check_artifact_pair(fwd, nd, deterministic=False)
+        sdpa_runtime.check_artifact_pair(fwd, None)
+        cases = [
+            ((det, det), "expected a forward artifact, got a backward one"),
+            ((fwd, fwd), "expected a backward artifact, got a forward one"),
+            ((fwd, nd, True), "expected a deterministic backward artifact"),
+            ((fwd, det, False), "expected a non-deterministic backward artifact"),
+        ]
+        other = sdpa_runtime.Artifact(self.write("o.manifest", self.backward_text().replace(
+            "band inf inf top_left", "band 127 0 top_left")))
+        cases.append(((fwd, other), "left is 127, but the forward artifact"))
+        scaled = sdpa_runtime.Artifact(self.write("s.manifest", self.backward_text().replace(
+            "scale 0.125", "scale 0.0625")))
+        cases.append(((fwd, scaled), "scale is 0.0625, but the forward artifact"))
+        for args, text in cases:
+            with self.assertRaises(sdpa_runtime.SdpaError) as cm:
+                sdpa_runtime.check_artifact_pair(*args)
+            self.assertIn(text, cm.exception.message)
+            self.assertEqual(cm.exception.status, 1)
+
 
 if __name__ == "__main__":
     unittest.main()
