@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Compiles every kernel artifact the GPU scripts use, with sdpa-opt.
+
+One table (CONFIGS) names each configuration: direction, element type, head
+dim, band, alignment, dense or THD, dQ mode and tiles. Each becomes
+`<name>.ptx` + `<name>.manifest` in --out through `sdpa-forward-pipeline` or
+`sdpa-backward-pipeline`, from an op with dynamic batch, heads and lengths,
+so one artifact serves every shape the GPU checks and benchmark use.
+Configurations the lowering refuses are reported and skipped (exit 1 unless
+--allow-refused), so the table can name what is planned.
+
+  bench/make_artifacts.py --sdpa-opt build/bin/sdpa-opt --out .artifacts/kernels
+  bench/make_artifacts.py ... --only bwd_f16_d64_win127_det,f16_d64_win127
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class Config:
+    direction: str  # forward | backward
+    dtype: str  # f16 | bf16
+    head_dim: int
+    left: Optional[int]  # None: no left edge (inf)
+    right: Optional[int]
+    align: str = "top_left"
+    thd: bool = False
+    deterministic: bool = False
+    tile_q: Optional[int] = None  # None: the pipeline's default
+    tile_kv: Optional[int] = None
+
+
+F, B = "forward", "backward"
+CONFIGS = {
+    # Forward: every band kind of SEMANTICS §1, both alignments, d 64/128.
+    "f16_d64_full": Config(F, "f16", 64, None, None),
+    "bf16_d64_causal": Config(F, "bf16", 64, None, 0),
+    "bf16_d64_win127": Config(F, "bf16", 64, 127, 0),
+    "f16_d64_win127": Config(F, "f16", 64, 127, 0),
+    "f16_d64_diag": Config(F, "f16", 64, 0, 0),
+    "f16_d64_local16_br": Config(F, "f16", 64, 16, 16, "bottom_right"),
+    # d = 128 at tile-kv 32: at 64 the bf16 kernel spills.
+    "f16_d128_causal_br": Config(F, "f16", 128, None, 0, "bottom_right", tile_kv=32),
+    "bf16_d128_win127_br": Config(F, "bf16", 128, 127, 0, "bottom_right", tile_kv=32),
+    "bf16_d128_left32": Config(F, "bf16", 128, 32, None, tile_kv=32),
+    "bf16_d128_win4096": Config(F, "bf16", 128, 4095, 0, tile_kv=32),
+    "f16_d128_win4096": Config(F, "f16", 128, 4095, 0, tile_kv=32),
+    # Forward, THD packed sequences.
+    "bf16_d64_win127_thd": Config(F, "bf16", 64, 127, 0, thd=True),
+    "f16_d128_causal_br_thd": Config(F, "f16", 128, None, 0, "bottom_right", thd=True,
+                                     tile_kv=32),
+    # Backward: both dQ modes, the benchmark's pairs, bottom-right, symmetric.
+    "bwd_f16_d64_win127_nd": Config(B, "f16", 64, 127, 0),
+    "bwd_f16_d64_win127_det": Config(B, "f16", 64, 127, 0, deterministic=True),
+    "bwd_bf16_d64_win127_nd": Config(B, "bf16", 64, 127, 0),
+    "bwd_bf16_d64_win127_det": Config(B, "bf16", 64, 127, 0, deterministic=True),
+    "bwd_f16_d128_win4096_nd": Config(B, "f16", 128, 4095, 0),
+    "bwd_f16_d128_win4096_det": Config(B, "f16", 128, 4095, 0, deterministic=True),
+    "bwd_bf16_d128_win4096_nd": Config(B, "bf16", 128, 4095, 0),
+    "bwd_f16_d64_brcausal_det": Config(B, "f16", 64, None, 0, "bottom_right",
+                                       deterministic=True),
+    "bwd_f16_d64_sym_det": Config(B, "f16", 64, 40, 40, deterministic=True),
+    "bwd_f16_d64_brwin_nd": Config(B, "f16", 64, 100, 0, "bottom_right"),
+    # Backward, THD packed sequences.
+    "bwd_f16_d64_win127_thd_det": Config(B, "f16", 64, 127, 0, thd=True,
+                                         deterministic=True),
+    "bwd_bf16_d64_brwin_thd_nd": Config(B, "bf16", 64, 100, 0, "bottom_right",
+                                        thd=True),
+}
+
+
+def edge(value):
+    return "inf" if value is None else str(value)
+
+
+def source(name, c):
+    """The op of configuration `c` in a function, with dynamic sizes."""
+    d, t = c.head_dim, c.dtype
+    if c.thd:
+        x, lse = f"tensor<?x?x{d}x{t}>", "tensor<?x?xf32>"
+        seqlens = " seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>)"
+        extra_args = ", %cq: tensor<?xi32>, %ck: tensor<?xi32>"
+        layout = ", layout = #sdpa.layout<thd>"
+    else:
+        x, lse = f"tensor<?x?x?x{d}x{t}>", "tensor<?x?x?xf32>"
+        seqlens = extra_args = layout = ""
+    mask = (f"mask = #sdpa.band<left = {edge(c.left)}, right = {edge(c.right)}, "
+            f"align = {c.align}>")
+    if c.direction == F:
+        return (f"func.func @{name}(%q: {x}, %k: {x}, %v: {x}{extra_args}) -> ({x}, {lse}) {{\n"
+                f"  %o, %lse = sdpa.attention %q, %k, %v{seqlens} {{{mask}{layout}}}\n"
+                f"      : {x}, {x}, {x} -> {x}, {lse}\n"
+                f"  return %o, %lse : {x}, {lse}\n}}\n")
+    det = ", deterministic" if c.deterministic else ""
+    return (f"func.func @{name}(%q: {x}, %k: {x}, %v: {x}, %o: {x}, %do: {x}, "
+            f"%lse: {lse}{extra_args}) -> ({x}, {x}, {x}) {{\n"
+            f"  %dq, %dk, %dv = sdpa.attention_grad %q, %k, %v, %o, %do, %lse{seqlens} "
+            f"{{{mask}{layout}{det}}}\n"
+            f"      : {x}, {x}, {x}, {x}, {x}, {lse} -> {x}, {x}, {x}\n"
+            f"  return %dq, %dk, %dv : {x}, {x}, {x}\n}}\n")
+
+
+def pipeline(name, c, out):
+    opts = [f"artifact-dir={out}", f"artifact-name={name}"]
+    if c.tile_q:
+        opts.append(f"tile-q={c.tile_q}")
+    if c.tile_kv:
+        opts.append(f"tile-kv={c.tile_kv}")
+    kind = "forward" if c.direction == F else "backward"
+    return f"--sdpa-{kind}-pipeline={' '.join(opts)}"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--sdpa-opt", default="build/bin/sdpa-opt")
+    p.add_argument("--out", default=".artifacts/kernels")
+    p.add_argument("--only", help="comma list of configuration names")
+    p.add_argument("--allow-refused", action="store_true",
+                   help="exit 0 when the lowering refuses a configuration")
+    p.add_argument("--list", action="store_true", help="print the table and exit")
+    args = p.parse_args()
+    names = args.only.split(",") if args.only else list(CONFIGS)
+    unknown = [n for n in names if n not in CONFIGS]
+    if unknown:
+        sys.exit(f"unknown configuration(s): {', '.join(unknown)}")
+    if args.list:
+        for n in names:
+            print(n, CONFIGS[n])
+        return 0
+    os.makedirs(args.out, exist_ok=True)
+    refused = []
+    for name in names:
+        c = CONFIGS[name]
+        res = subprocess.run([args.sdpa_opt, pipeline(name, c, args.out), "-o", os.devnull],
+                             input=source(name, c), text=True, capture_output=True)
+        if res.returncode != 0:
+            first = (res.stderr.strip().splitlines() or ["(no diagnostic)"])[0]
+            print(f"REFUSED {name}: {first}")
+            refused.append(name)
+            continue
+        print(f"wrote {os.path.join(args.out, name)}.{{ptx,manifest}}")
+    print(f"{len(names) - len(refused)} written, {len(refused)} refused")
+    return 1 if refused and not args.allow_refused else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
