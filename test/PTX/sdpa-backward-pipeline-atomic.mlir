@@ -9,7 +9,7 @@
 
 // PTX-LABEL: .visible .entry sdpa_bwd_main(
 // PTX-NOT: ld.acquire
-// PTX: atom{{.*}}.add.f32
+// PTX: atom.global.add.f32
 // PTX-NOT: st.release
 // PTX-NOT: .local
 

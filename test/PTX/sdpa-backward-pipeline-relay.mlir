@@ -22,10 +22,10 @@
 
 /// (LLVM lays the loop's blocks out freely: the relay's parts in any order.)
 // RELAY-LABEL: .visible .entry sdpa_bwd_main(
-// RELAY-DAG: ld.acquire.gpu.b32
-// RELAY-DAG: atom.add.f32
+// RELAY-DAG: ld.acquire.gpu.global.b32
+// RELAY-DAG: atom.global.add.f32
 // RELAY-DAG: fence.acq_rel.gpu
-// RELAY-DAG: st.release.gpu.b32
+// RELAY-DAG: st.release.gpu.global.b32
 // RELAY-DAG: ex2.approx
 
 // MANIFEST: sdpa-artifact 1
