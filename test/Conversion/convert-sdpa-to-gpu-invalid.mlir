@@ -11,21 +11,10 @@ func.func @head_dim(%q: tensor<1x2x128x80xf16>) -> tensor<1x2x128x80xf16> {
 
 // -----
 
-/// Packed sequences need per-sequence bounds from the offsets: not lowered yet.
-func.func @thd(%q: tensor<1000x8x64xf16>, %cu: tensor<4xi32>) -> tensor<1000x8x64xf16> {
-  // expected-error @+1 {{layout thd is not supported by the gpu lowering yet: expected bhsd or bshd}}
-  %o, %lse = sdpa.attention %q, %q, %q seqlens(%cu, %cu : tensor<4xi32>, tensor<4xi32>)
-      {mask = #sdpa.band<left = 31, right = 0, align = bottom_right>, layout = #sdpa.layout<thd>}
-      : tensor<1000x8x64xf16>, tensor<1000x8x64xf16>, tensor<1000x8x64xf16>
-      -> tensor<1000x8x64xf16>, tensor<8x1000xf32>
-  return %o : tensor<1000x8x64xf16>
-}
-
-// -----
-
-/// Per-batch valid lengths on the dense layout: not lowered yet.
+/// Per-batch valid lengths on a dense layout: the kernel has no parameters
+/// for them (the runtime passes per-sequence lengths only as thd offsets).
 func.func @padded(%q: tensor<2x256x16x64xbf16>, %lens: tensor<2xi32>) -> tensor<2x256x16x64xbf16> {
-  // expected-error @+1 {{seqlens operands are not supported by the gpu lowering yet}}
+  // expected-error @+1 {{expected no seqlens operands for layout bshd: the gpu lowering takes per-sequence lengths only as thd cumulative offsets}}
   %o, %lse = sdpa.attention %q, %q, %q seqlens(%lens, %lens : tensor<2xi32>, tensor<2xi32>)
       {mask = #sdpa.band<left = inf, right = 0, align = top_left>, layout = #sdpa.layout<bshd>}
       : tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>
@@ -42,4 +31,16 @@ func.func @tile_q(%q: tensor<1x2x128x64xf16>) -> tensor<1x2x128x64xf16> {
       : tensor<1x2x128x64xf16>, tensor<1x2x128x64xf16>, tensor<1x2x128x64xf16>
       -> tensor<1x2x128x64xf16>, tensor<1x2x128xf32>
   return %o : tensor<1x2x128x64xf16>
+}
+
+// -----
+
+/// Packed sequences pass the layout check and get the same tile checks.
+func.func @thd_tile_q(%q: tensor<1000x8x64xf16>, %cu: tensor<4xi32>) -> tensor<1000x8x64xf16> {
+  // expected-error @+1 {{expected schedule tile_q 64 to be a multiple of 16 * warps (128)}}
+  %o, %lse = sdpa.attention %q, %q, %q seqlens(%cu, %cu : tensor<4xi32>, tensor<4xi32>)
+      {mask = #sdpa.band<left = 31, right = 0, align = bottom_right>, layout = #sdpa.layout<thd>}
+      : tensor<1000x8x64xf16>, tensor<1000x8x64xf16>, tensor<1000x8x64xf16>
+      -> tensor<1000x8x64xf16>, tensor<8x1000xf32>
+  return %o : tensor<1000x8x64xf16>
 }

@@ -32,6 +32,9 @@ struct ForwardKernelOptions {
 struct ForwardKernelSpec {
   Type elementType;   // f16 or bf16
   int64_t headDim = 0;
+  /// Packed sequences (layout thd): program z runs sequence z, whose lengths
+  /// and first tokens come from the cumulative offsets cu_seqlens_q/kv.
+  bool packedSequences = false;
   TileShape tiles;
   int64_t warps = 4;
   int64_t stages = 2;
@@ -76,8 +79,9 @@ struct KernelParam {
   Kind kind;
 };
 
-/// The parameters of the forward kernel, in order.
-SmallVector<KernelParam> getForwardKernelParams();
+/// The parameters of the forward kernel of `spec`, in order: the dense list,
+/// with cu_seqlens_q and cu_seqlens_kv after lse for packed sequences.
+SmallVector<KernelParam> getForwardKernelParams(const ForwardKernelSpec &spec);
 
 /// Builds `gpu.module @moduleName` holding the forward kernel
 /// `gpu.func @kernelName`, at `b`'s insertion point.

@@ -1,10 +1,10 @@
 //===- ForwardKernel.cpp - The forward kernel: setup and tile loops -------===//
 //
 // Builds the gpu.module and gpu.func of the forward kernel: reads the
-// parameters, forms the (batch, head) base offsets, carves the 16-byte
-// aligned shared buffers out of dynamic shared memory, evaluates the
-// schedule's maps with affine.max / affine.min, and runs the key tiles in
-// three loops: masked edge, unmasked interior, masked edge.
+// parameters, forms the (batch or packed sequence, head) base offsets,
+// carves the 16-byte aligned shared buffers out of dynamic shared memory,
+// evaluates the schedule's maps with affine.max / affine.min, and runs the
+// key tiles in three loops: masked edge, unmasked interior, masked edge.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,11 +57,17 @@ Value ForwardKernelBuilder::mul(Value x, Value y) {
   return arith::MulIOp::create(b, x, y);
 }
 
-SmallVector<KernelParam> mlir::sdpa::getForwardKernelParams() {
+SmallVector<KernelParam>
+mlir::sdpa::getForwardKernelParams(const ForwardKernelSpec &spec) {
   using Kind = KernelParam::Kind;
   SmallVector<KernelParam> params;
   for (StringRef name : {"q", "k", "v", "o", "lse"})
     params.push_back({name.str(), Kind::Ptr});
+  // Packed sequences: seq_q and seq_kv stay (the maximum lengths, which form
+  // the grid); the kernel reads its own lengths from the offsets.
+  if (spec.packedSequences)
+    for (StringRef name : {"cu_seqlens_q", "cu_seqlens_kv"})
+      params.push_back({name.str(), Kind::Ptr});
   for (StringRef name : {"seq_q", "seq_kv", "heads_q", "heads_kv"})
     params.push_back({name.str(), Kind::I32});
   for (StringRef t : {"q", "k", "v", "o"})
@@ -76,11 +82,14 @@ SmallVector<KernelParam> mlir::sdpa::getForwardKernelParams() {
 static SmallVector<Type> getParamTypes(MLIRContext *ctx,
                                        const ForwardKernelSpec &spec) {
   SmallVector<Type> types;
-  for (const KernelParam &param : getForwardKernelParams()) {
+  for (const KernelParam &param : getForwardKernelParams(spec)) {
     switch (param.kind) {
     case KernelParam::Kind::Ptr: {
-      Type elem = param.name == "lse" ? Type(Float32Type::get(ctx))
-                                      : spec.elementType;
+      Type elem = spec.elementType;
+      if (param.name == "lse")
+        elem = Float32Type::get(ctx);
+      else if (StringRef(param.name).starts_with("cu_seqlens_"))
+        elem = IntegerType::get(ctx, 32);
       types.push_back(MemRefType::get({kFlatExtent}, elem));
       break;
     }
@@ -96,7 +105,7 @@ static SmallVector<Type> getParamTypes(MLIRContext *ctx,
 }
 
 void ForwardKernelBuilder::emitSetup(gpu::GPUFuncOp func) {
-  SmallVector<KernelParam> params = getForwardKernelParams();
+  SmallVector<KernelParam> params = getForwardKernelParams(spec);
   llvm::StringMap<Value> arg;
   for (auto [param, value] : llvm::zip(params, func.getArguments()))
     arg[param.name] = value;
@@ -108,26 +117,42 @@ void ForwardKernelBuilder::emitSetup(gpu::GPUFuncOp func) {
   v = arg["v"];
   o = arg["o"];
   lse = arg["lse"];
-  seqQ = toIndex("seq_q");
-  seqKv = toIndex("seq_kv");
+  // Packed sequences take their lengths from the offsets (below); the
+  // seq_q and seq_kv parameters are then only the grid's maxima.
+  if (!spec.packedSequences) {
+    seqQ = toIndex("seq_q");
+    seqKv = toIndex("seq_kv");
+  }
   Value headsQ = toIndex("heads_q");
   Value headsKv = toIndex("heads_kv");
 
   Value batch = gpu::BlockIdOp::create(b, gpu::Dimension::z);
   Value head = gpu::BlockIdOp::create(b, gpu::Dimension::y);
   Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  if (spec.packedSequences)
+    loadSequenceExtents(arg["cu_seqlens_q"], arg["cu_seqlens_kv"], batch);
   // GQA: query head h reads key/value head h / (Hq / Hkv).
   Value group = arith::DivUIOp::create(b, headsQ, headsKv);
   Value headKv = arith::DivUIOp::create(b, head, group);
-  auto base = [&](StringRef t, Value h) {
-    return add(mul(batch, toIndex((t + "_stride_b").str())),
-               mul(h, toIndex((t + "_stride_h").str())));
+  // Dense: batch b's slice starts at b * stride_b. Packed: sequence i's
+  // slice starts at its first token, off[i] * stride_s (stride_b is 0).
+  // The head term is emitted first, as the dense kernel always had it.
+  auto base = [&](StringRef t, Value h, Value firstToken) {
+    Value headStart = mul(h, toIndex((t + "_stride_h").str()));
+    Value start =
+        spec.packedSequences
+            ? mul(firstToken, toIndex((t + "_stride_s").str()))
+            : mul(batch, toIndex((t + "_stride_b").str()));
+    return add(start, headStart);
   };
-  qBase = base("q", head);
-  kBase = base("k", headKv);
-  vBase = base("v", headKv);
-  oBase = base("o", head);
-  lseBase = base("lse", head);
+  qBase = base("q", head, qFirstToken);
+  kBase = base("k", headKv, kvFirstToken);
+  vBase = base("v", headKv, kvFirstToken);
+  oBase = base("o", head, qFirstToken);
+  // lse is [heads_q, tokens_q] for packed sequences: its token stride is 1.
+  lseBase = spec.packedSequences
+                ? add(qFirstToken, mul(head, toIndex("lse_stride_h")))
+                : base("lse", head, Value());
   qStrideS = toIndex("q_stride_s");
   kStrideS = toIndex("k_stride_s");
   vStrideS = toIndex("v_stride_s");
@@ -165,6 +190,10 @@ void ForwardKernelBuilder::emitSetup(gpu::GPUFuncOp func) {
   vSmem = view(spec.vSmemOffset(),
                {spec.stages, spec.tiles.kv, spec.smemRowElems()});
 
+  // A packed sequence shorter than the longest one leaves this program's
+  // query tile past its end: it exits before it copies or stores anything.
+  if (spec.packedSequences)
+    openSequenceGuard();
   emitScheduleBounds();
   (void)qTile;
 }
@@ -282,6 +311,8 @@ void ForwardKernelBuilder::build(gpu::GPUFuncOp func) {
   waitGroups(0);
 
   emitEpilogue(state);
+  if (sequenceGuard)
+    b.setInsertionPointAfter(sequenceGuard);
   gpu::ReturnOp::create(b);
 }
 

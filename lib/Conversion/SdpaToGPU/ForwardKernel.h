@@ -4,7 +4,8 @@
 // defined by concern: GlobalToShared.cpp (cp.async tile copies),
 // Fragments.cpp (ldmatrix loads), MmaTiles.cpp (mma.sync tile products),
 // OnlineSoftmax.cpp (mask, running max and sum, rescale), Epilogue.cpp
-// (normalize and store O and LSE), ForwardKernel.cpp (setup and tile loops).
+// (normalize and store O and LSE), PackedSequences.cpp (per-sequence extents
+// of THD), ForwardKernel.cpp (setup and tile loops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +50,16 @@ private:
   Value emitTileLoop(Value lo, Value hi, bool masked, SoftmaxState &state);
   void emitKvStep(Value u, bool masked, SoftmaxState &state);
   SoftmaxState initialState();
+
+  //===--- PackedSequences.cpp --------------------------------------------===//
+  /// Reads sequence `sequence`'s extents off the cumulative offsets
+  /// `cuSeqlensQ`, `cuSeqlensKv`: sets seqQ, seqKv (its lengths) and
+  /// qFirstToken, kvFirstToken (its first rows in the packed tensors).
+  void loadSequenceExtents(Value cuSeqlensQ, Value cuSeqlensKv,
+                           Value sequence);
+  /// Opens `scf.if q0 < seqQ` (the query tile holds rows of the sequence) and
+  /// moves the insertion point into it; the kernel body goes inside.
+  void openSequenceGuard();
 
   //===--- GlobalToShared.cpp ---------------------------------------------===//
   /// Issues cp.async copies of `tileRows` rows x head_dim starting at row
@@ -110,6 +121,8 @@ private:
   // Kernel arguments and derived values (index unless noted).
   Value q, k, v, o, lse; // flat memrefs
   Value seqQ, seqKv, delta;
+  Value qFirstToken, kvFirstToken; // packed sequences only
+  Operation *sequenceGuard = nullptr; // packed sequences only
   Value qBase, kBase, vBase, oBase, lseBase;
   Value qStrideS, kStrideS, vStrideS, oStrideS;
   Value tid, lane, warpRow0, q0;

@@ -17,14 +17,17 @@ using namespace mlir::sdpa;
 FailureOr<ForwardKernelSpec>
 mlir::sdpa::getForwardKernelSpec(AttentionOp op,
                                  const ForwardKernelOptions &options) {
-  if (op.getLayout() == Layout::thd)
-    return op.emitOpError("layout thd is not supported by the gpu lowering "
-                          "yet: expected bhsd or bshd");
-  if (op.hasPerSequenceLengths())
-    return op.emitOpError("seqlens operands are not supported by the gpu "
-                          "lowering yet");
+  bool packed = op.getLayout() == Layout::thd;
+  // The runtime has lengths per sequence only as thd offsets; a dense layout
+  // with per-batch valid lengths would need parameters it does not have.
+  if (!packed && op.hasPerSequenceLengths())
+    return op.emitOpError("expected no seqlens operands for layout ")
+           << stringifyLayout(op.getLayout())
+           << ": the gpu lowering takes per-sequence lengths only as thd "
+              "cumulative offsets";
 
   ForwardKernelSpec spec;
+  spec.packedSequences = packed;
   AttentionShape shape = op.getAttentionShape();
   spec.elementType = getElementTypeOrSelf(op.getQuery().getType());
   spec.headDim = shape.headDim;
@@ -92,12 +95,12 @@ std::string mlir::sdpa::buildForwardManifest(const ForwardKernelSpec &spec,
                                                    : "top_left")
      << "\n";
   os << "scale " << llvm::format("%.17g", spec.scale) << "\n";
-  os << "varlen 0\n";
+  os << "varlen " << (spec.packedSequences ? 1 : 0) << "\n";
   os << "kernel " << kernelName << " forward\n";
   os << "block " << spec.threads() << " 1 1\n";
   os << "shared_bytes " << spec.sharedBytes() << "\n";
   os << "grid q_tiles heads_q batch\n";
-  for (const KernelParam &param : getForwardKernelParams()) {
+  for (const KernelParam &param : getForwardKernelParams(spec)) {
     StringRef type = param.kind == KernelParam::Kind::Ptr   ? "ptr"
                      : param.kind == KernelParam::Kind::I32 ? "i32"
                                                             : "i64";
