@@ -24,17 +24,6 @@ func.func @padded(%q: tensor<2x1x16x64xf16>, %lse: tensor<2x1x16xf32>, %len: ten
 
 // -----
 
-/// bf16 needs nvvm.mma.sync directly (the nvgpu lowering types only f16).
-func.func @bf16(%q: tensor<1x1x?x64xbf16>, %lse: tensor<1x1x?xf32>) -> tensor<1x1x?x64xbf16> {
-  // expected-error @+1 {{expected f16 query: the backward lowering does not support bf16 yet}}
-  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
-      : tensor<1x1x?x64xbf16>, tensor<1x1x?x64xbf16>, tensor<1x1x?x64xbf16>, tensor<1x1x?x64xbf16>, tensor<1x1x?x64xbf16>, tensor<1x1x?xf32>
-      -> tensor<1x1x?x64xbf16>, tensor<1x1x?x64xbf16>, tensor<1x1x?x64xbf16>
-  return %dq : tensor<1x1x?x64xbf16>
-}
-
-// -----
-
 func.func @head_dim(%q: tensor<1x1x?x32xf16>, %lse: tensor<1x1x?xf32>) -> tensor<1x1x?x32xf16> {
   // expected-error @+1 {{expected head_dim to be 64 or 128}}
   %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>}

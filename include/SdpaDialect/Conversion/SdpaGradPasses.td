@@ -9,7 +9,7 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
   let summary = "Lower sdpa.attention_grad to SM80 gpu.module kernels";
   let description = [{
     For every dense `sdpa.attention_grad` (layouts `bhsd` and `bshd`, static
-    or dynamic lengths, GQA, f16, head_dim 64 or 128) emits a
+    or dynamic lengths, GQA, f16 or bf16, head_dim 64 or 128) emits a
     `gpu.module @sdpa_bwd_<i>` with three kernels, launched in this order:
 
     * `sdpa_bwd_preprocess`, grid `(ceil(Sq / Tq), Hq, B)`, 128 threads:
@@ -19,11 +19,12 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     * `sdpa_bwd_main`, grid `(ceil(Skv / Tk), Hkv, B)`, `Tk / 16` warps:
       key tile `u = blockIdx.x` walks, for each query head of its kv head in
       ascending order, exactly the query tiles `[q_begin(u), q_end(u))`
-      ascending (`affine.max`/`affine.min` of the schedule's maps), and per
+      from the top (`affine.max`/`affine.min` of the schedule's maps), and per
       tile recomputes `P = exp2(scale * log2(e) * S - log2(e) * LSE)` (0
       outside the band and for LSE = -inf), `dS = P * (dP - delta)`,
       accumulates `dV += P^T dO` and `dK += dS^T Q` in registers
-      (`nvgpu.mma.sync` m16n8k16, f32) and adds `scale * dS K` into the f32
+      (m16n8k16, f32: `nvgpu.mma.sync` for f16, `nvvm.mma.sync` for bf16)
+      and adds `scale * dS K` into the f32
       `dq_accum` with relaxed atomics. dK (times scale) and dV are stored
       once; a key tile with an empty range stores zeros. Every visited tile
       is masked cell by cell.
@@ -60,8 +61,8 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::NVVM::NVVMDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -25,10 +25,8 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
     return op.emitOpError("expected no seqlens: the backward lowering does "
                           "not support per-sequence lengths yet");
   BackwardKernelSpec spec;
+  // f16 or bf16 (the verifier's element types): both lower.
   spec.elementType = cast<ShapedType>(op.getQuery().getType()).getElementType();
-  if (!spec.elementType.isF16())
-    return op.emitOpError("expected f16 query: the backward lowering does "
-                          "not support bf16 yet");
   AttentionShape shape = op.getAttentionShape();
   spec.headDim = shape.headDim;
   if (spec.headDim != 64 && spec.headDim != 128)

@@ -9,6 +9,7 @@
 #include "SdpaDialect/Conversion/SdpaGradPasses.h"
 #include "SdpaDialect/Conversion/SdpaGradToGPU.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace mlir::sdpa {
 #define GEN_PASS_DEF_CONVERTSDPAGRADTOGPU
