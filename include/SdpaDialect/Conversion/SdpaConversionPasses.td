@@ -8,9 +8,9 @@ include "mlir/Pass/PassBase.td"
 def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Lower sdpa.attention to an SM80 gpu.module kernel";
   let description = [{
-    For every dense `sdpa.attention` (layouts `bhsd` and `bshd`, static or
-    dynamic lengths, GQA) emits a `gpu.module @sdpa_fwd_<i>` holding one
-    `gpu.func` kernel, block `(32 * warps, 1, 1)`, grid
+    For every `sdpa.attention` (layouts `bhsd`, `bshd` and packed `thd`,
+    static or dynamic lengths, GQA) emits a `gpu.module @sdpa_fwd_<i>`
+    holding one `gpu.func` kernel, block `(32 * warps, 1, 1)`, grid
     `(ceil(Sq / Tq), Hq, B)`. Query tile `t = blockIdx.x` of head
     `h = blockIdx.y` and batch entry `b = blockIdx.z` computes, for its rows,
 
@@ -35,6 +35,15 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
     kernel serves every sequence length. The kernel takes bare pointers
     `q k v o lse`, i32 `seq_q seq_kv heads_q heads_kv` and i64 strides (in
     elements) `{q,k,v,o}_stride_{b,h,s}`, `lse_stride_{b,h}` (docs/Artifact.md).
+
+    For `thd`, `b = blockIdx.z` is a packed sequence: the kernel also takes
+    the cumulative offsets `cu_seqlens_q cu_seqlens_kv` (after `lse`), reads
+    `Sq = cu_seqlens_q[b+1] - cu_seqlens_q[b]` (likewise `Skv`) and uses
+    these per-sequence lengths as the `Sq`, `Skv` above (bounds, band
+    alignment, zero fill, stores); row `r` is token `cu_seqlens_q[b] + r`.
+    The grid is formed from the longest sequence (`seq_q`), so a tile with
+    `t * Tq >= Sq` exits at once. Per-batch `seqlens` on a dense layout are
+    refused.
     The op itself stays and is tagged `sdpa.kernel = @module::@kernel`; the
     artifact manifest of each module is recorded in the `sdpa.artifacts`
     dictionary of the top-level module. No host code is emitted.
