@@ -1,20 +1,9 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file -verify-diagnostics
 
-/// THD (packed sequences) is not lowered by the backward yet.
-func.func @thd(%q: tensor<10x2x64xf16>, %lse: tensor<2x10xf32>, %cu: tensor<3xi32>) -> tensor<10x2x64xf16> {
-  // expected-error @+1 {{expected a dense layout: the backward lowering does not support thd yet}}
-  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse seqlens(%cu, %cu : tensor<3xi32>, tensor<3xi32>)
-      {mask = #sdpa.band<left = inf, right = 0, align = top_left>, layout = #sdpa.layout<thd>}
-      : tensor<10x2x64xf16>, tensor<10x2x64xf16>, tensor<10x2x64xf16>, tensor<10x2x64xf16>, tensor<10x2x64xf16>, tensor<2x10xf32>
-      -> tensor<10x2x64xf16>, tensor<10x2x64xf16>, tensor<10x2x64xf16>
-  return %dq : tensor<10x2x64xf16>
-}
-
-// -----
-
-/// Per-batch valid lengths of a dense op are not lowered yet.
+/// Per-batch valid lengths of a dense op are not lowered (packed sequences
+/// with cumulative offsets, layout thd, are).
 func.func @padded(%q: tensor<2x1x16x64xf16>, %lse: tensor<2x1x16xf32>, %len: tensor<2xi32>) -> tensor<2x1x16x64xf16> {
-  // expected-error @+1 {{expected no seqlens: the backward lowering does not support per-sequence lengths yet}}
+  // expected-error @+1 {{expected no seqlens on a dense layout: the backward lowering does not support per-batch valid lengths (use layout thd with cumulative offsets)}}
   %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse seqlens(%len, %len : tensor<2xi32>, tensor<2xi32>)
       {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
       : tensor<2x1x16x64xf16>, tensor<2x1x16x64xf16>, tensor<2x1x16x64xf16>, tensor<2x1x16x64xf16>, tensor<2x1x16x64xf16>, tensor<2x1x16xf32>

@@ -8,9 +8,10 @@ include "mlir/Pass/PassBase.td"
 def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Lower sdpa.attention_grad to SM80 gpu.module kernels";
   let description = [{
-    For every dense `sdpa.attention_grad` (layouts `bhsd` and `bshd`, static
-    or dynamic lengths, GQA, f16 or bf16, head_dim 64 or 128) emits a
-    `gpu.module @sdpa_bwd_<i>` with three kernels, launched in this order:
+    For every `sdpa.attention_grad` (layouts `bhsd`, `bshd` and `thd`,
+    static or dynamic lengths, GQA, f16 or bf16, head_dim 64 or 128; dense
+    per-batch `seqlens` are refused) emits a `gpu.module @sdpa_bwd_<i>` with
+    three kernels, launched in this order:
 
     * `sdpa_bwd_preprocess`, grid `(ceil(Sq / Tq), Hq, B)`, 128 threads:
       `delta[b, h, q] = sum_d dO[b, h, q, d] * O[b, h, q, d]` (f32), zeroes
@@ -19,7 +20,7 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     * `sdpa_bwd_main`, grid `(ceil(Skv / Tk), Hkv, B)`, `Tk / 16` warps:
       key tile `u = blockIdx.x` walks, for each query head of its kv head in
       ascending order, exactly the query tiles `[q_begin(u), q_end(u))`
-      from the top (`affine.max`/`affine.min` of the schedule's maps), and per
+      in descending order (`affine.max`/`affine.min` of the schedule's maps), and per
       tile recomputes `P = exp2(scale * log2(e) * S - log2(e) * LSE)` (0
       outside the band and for LSE = -inf), `dS = P * (dP - delta)`,
       accumulates `dV += P^T dO` and `dK += dS^T Q` in registers
@@ -38,7 +39,18 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
       `dQ = element_type(dq_accum)`.
 
     Workspaces: `delta` is `[B, Hq, Sq]` f32, `dq_accum` `[B, Hq, Sq, D]`
-    f32, `relay_counters` `[B, Hq, ceil(Sq / Tq)]` i32, all contiguous. The
+    f32, `relay_counters` `[B, Hq, ceil(Sq / Tq)]` i32, all contiguous.
+
+    Packed sequences (`thd`, manifest `varlen 1`): `B` is the number of
+    sequences `N` and the grids span the longest sequence (`seq_q`, `seq_kv`
+    are the maximum lengths). Program `z = i` reads sequence `i`'s first
+    tokens and lengths `Sq_i`, `Skv_i` from `cu_seqlens_q`/`cu_seqlens_kv`;
+    the bounds, the band's alignment and the relay turn use `Sq_i`, `Skv_i`
+    as their symbols. A main program whose key tile starts at or past `Skv_i`
+    returns before any write; tiles past `Sq_i` in the row kernels only zero
+    their relay counter. `delta` is `[Hq, T]` and `dq_accum` `[Hq, T, D]`
+    (`T = cu_seqlens_q[N]`, one row per LSE entry), `relay_counters`
+    `[N, Hq, ceil(seq_q / Tq)]`. The
     tile sizes are those of the op's `schedule` (else `tile-q`, `tile-kv`);
     the maps are always the symbolic ones of the band, so one module serves
     every sequence length. The op stays, tagged

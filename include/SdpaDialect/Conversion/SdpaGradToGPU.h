@@ -25,11 +25,15 @@ struct BackwardKernelOptions {
   TileShape tiles{32, 64};
 };
 
-/// Everything the backward kernels are specialized for. Sequence lengths,
-/// head counts, batch and strides are runtime parameters.
+/// Everything the backward kernels are specialized for. Sequence lengths
+/// (or offsets), head counts, batch and strides are runtime parameters.
 struct BackwardKernelSpec {
   Type elementType; // f16 or bf16
   int64_t headDim = 0;
+  /// Packed sequences (layout thd): program z runs sequence z, whose first
+  /// tokens and lengths come from the cumulative offsets cu_seqlens_q/kv;
+  /// delta and dq_accum are [Hq, total_q] (times head_dim), like LSE.
+  bool packed = false;
   TileShape tiles;
   Band band;
   double scale = 1.0;

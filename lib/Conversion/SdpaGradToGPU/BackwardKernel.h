@@ -55,6 +55,24 @@ protected:
   /// dynamic shared memory.
   Value sharedView(int64_t offset, ArrayRef<int64_t> shape, Type elem);
 
+  //===--- Sequences: batch entries or packed segments ----------------------===//
+  /// Entry `i` of the cumulative offsets `offsets`, as an index.
+  Value loadOffset(StringRef offsets, Value i);
+  /// Packed sequences: the first token and the length of sequence `seq`
+  /// from the cumulative offsets `offsets` (off[seq], off[seq + 1] - off[seq]).
+  std::pair<Value, Value> loadSegment(StringRef offsets, Value seq);
+  /// Element offset of the (sequence, head) slice of tensor `t`, whose row r
+  /// is at r * t_stride_s past it: dense seq * t_stride_b + head *
+  /// t_stride_h; packed first * t_stride_s + head * t_stride_h (`first`, the
+  /// sequence's first token, is unused when dense).
+  Value sliceBase(StringRef t, Value seq, Value first, Value head);
+  /// Index of row 0 of the (sequence, query head) rows of delta (of dq_accum,
+  /// times head_dim), consecutive rows adjacent: dense [B, Hq, Sq],
+  /// (seq * Hq + head) * Sq; packed [Hq, T] like LSE, head * T + first with
+  /// T = cu_seqlens_q[batch].
+  Value rowStatsBase(Value seq, Value first, Value head, Value headsQ,
+                     Value seqQ);
+
   /// Issues cp.async copies of a [tileRows][head_dim] tile whose first row
   /// is `row0` of the slice at element offset `base` of `global` (row stride
   /// `strideS`) into the padded shared tile `smem`. Rows at or past `limit`

@@ -17,14 +17,13 @@ using namespace mlir::sdpa;
 FailureOr<BackwardKernelSpec>
 mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
                                   const BackwardKernelOptions &options) {
-  if (op.getLayout() == Layout::thd)
-    return op.emitOpError(
-        "expected a dense layout: the backward lowering does not support "
-        "thd yet");
-  if (op.hasPerSequenceLengths())
-    return op.emitOpError("expected no seqlens: the backward lowering does "
-                          "not support per-sequence lengths yet");
   BackwardKernelSpec spec;
+  spec.packed = op.getLayout() == Layout::thd;
+  if (!spec.packed && op.hasPerSequenceLengths())
+    return op.emitOpError(
+        "expected no seqlens on a dense layout: the backward lowering does "
+        "not support per-batch valid lengths (use layout thd with cumulative "
+        "offsets)");
   // f16 or bf16 (the verifier's element types): both lower.
   spec.elementType = cast<ShapedType>(op.getQuery().getType()).getElementType();
   AttentionShape shape = op.getAttentionShape();
@@ -105,22 +104,40 @@ mlir::sdpa::getBackwardKernelParams(const BackwardKernelSpec &spec,
       for (StringRef dim : {"b", "h", "s"})
         params.push_back({(t + "_stride_" + dim).str(), Kind::I64});
   };
+  // Packed sequences: the cumulative offsets after the other pointers, and
+  // the number of sequences (cu_seqlens_q[batch] is the token count).
+  auto offsets = [&](ArrayRef<StringRef> names) {
+    if (!spec.packed)
+      return;
+    for (StringRef name : names)
+      params.push_back({name.str(), Kind::Ptr});
+  };
+  auto batch = [&]() {
+    if (spec.packed)
+      params.push_back({"batch", Kind::I32});
+  };
   switch (role) {
   case BackwardRole::Preprocess:
     ptrs({"o", "do", "delta", "dq_accum"});
+    offsets({"cu_seqlens_q"});
     scalars({"seq_q", "heads_q"});
+    batch();
     strides({"o", "do"});
     break;
   case BackwardRole::Main:
     ptrs({"q", "k", "v", "do", "lse", "delta", "dq_accum", "dk", "dv"});
+    offsets({"cu_seqlens_q", "cu_seqlens_kv"});
     scalars({"seq_q", "seq_kv", "heads_q", "heads_kv"});
+    batch();
     strides({"q", "k", "v", "do", "dk", "dv"});
     params.push_back({"lse_stride_b", Kind::I64});
     params.push_back({"lse_stride_h", Kind::I64});
     break;
   case BackwardRole::DqConvert:
     ptrs({"dq_accum", "dq"});
+    offsets({"cu_seqlens_q"});
     scalars({"seq_q", "heads_q"});
+    batch();
     strides({"dq"});
     break;
   }
@@ -132,7 +149,7 @@ static Type getPointeeType(MLIRContext *ctx, const BackwardKernelSpec &spec,
                            StringRef name) {
   if (name == "lse" || name == "delta" || name == "dq_accum")
     return Float32Type::get(ctx);
-  if (name == "relay_counters")
+  if (name == "relay_counters" || name.starts_with("cu_seqlens_"))
     return IntegerType::get(ctx, 32);
   return spec.elementType;
 }
@@ -211,7 +228,7 @@ std::string mlir::sdpa::buildBackwardManifest(const BackwardKernelSpec &spec) {
                                                     : "top_left")
      << "\n";
   os << "scale " << llvm::format("%.17g", spec.scale) << "\n";
-  os << "varlen 0\n";
+  os << "varlen " << (spec.packed ? 1 : 0) << "\n";
   os << "deterministic " << (spec.deterministic ? 1 : 0) << "\n";
   for (BackwardRole role : {BackwardRole::Preprocess, BackwardRole::Main,
                             BackwardRole::DqConvert}) {

@@ -5,7 +5,8 @@
 //   dQ[b, h, q, d] = element_type(dq_accum[b, h, q, d])   for q < Sq
 //
 // The scale is already folded into the accumulated dS, so this is a plain
-// conversion.
+// conversion. Packed sequences (thd): b is sequence i, rows are its tokens
+// (PreprocessKernel.cpp), dq_accum is [Hq, T, D].
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,13 +32,15 @@ public:
     Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
     Value head = gpu::BlockIdOp::create(b, gpu::Dimension::y);
     Value batch = gpu::BlockIdOp::create(b, gpu::Dimension::z);
+    Value first;
+    if (spec.packed)
+      std::tie(first, seqQ) = loadSegment("cu_seqlens_q", batch);
     Value q0 = mul(qTile, idx(spec.tiles.q));
-    Value bh = add(mul(batch, headsQ), head);
-    Value accBase = mul(add(mul(bh, seqQ), q0), idx(spec.headDim));
-    Value dqBase = add(add(mul(batch, argIndex("dq_stride_b")),
-                           mul(head, argIndex("dq_stride_h"))),
-                       mul(q0, argIndex("dq_stride_s")));
+    Value rows0 = rowStatsBase(batch, first, head, headsQ, seqQ);
+    Value accBase = mul(add(rows0, q0), idx(spec.headDim));
+    Value dqBase = sliceBase("dq", batch, first, head);
     Value dqStrideS = argIndex("dq_stride_s");
+    dqBase = add(dqBase, mul(q0, dqStrideS));
     Value rows = arith::MinUIOp::create(
         b, idx(spec.tiles.q),
         sub(arith::MaxUIOp::create(b, seqQ, q0), q0));

@@ -91,6 +91,34 @@ Value KernelBuilderBase::sharedView(int64_t offset, ArrayRef<int64_t> shape,
                                 ValueRange{});
 }
 
+Value KernelBuilderBase::loadOffset(StringRef offsets, Value i) {
+  assert(args.count(offsets) && "unknown kernel parameter");
+  Value offset = memref::LoadOp::create(b, args[offsets], ValueRange{i});
+  return arith::IndexCastOp::create(b, b.getIndexType(), offset);
+}
+
+std::pair<Value, Value> KernelBuilderBase::loadSegment(StringRef offsets,
+                                                      Value seq) {
+  Value first = loadOffset(offsets, seq);
+  Value end = loadOffset(offsets, add(seq, idx(1)));
+  return {first, sub(end, first)};
+}
+
+Value KernelBuilderBase::sliceBase(StringRef t, Value seq, Value first,
+                                   Value head) {
+  Value outer = spec.packed ? mul(first, argIndex((t + "_stride_s").str()))
+                            : mul(seq, argIndex((t + "_stride_b").str()));
+  return add(outer, mul(head, argIndex((t + "_stride_h").str())));
+}
+
+Value KernelBuilderBase::rowStatsBase(Value seq, Value first, Value head,
+                                      Value headsQ, Value seqQ) {
+  if (!spec.packed)
+    return mul(add(mul(seq, headsQ), head), seqQ);
+  Value tokens = loadOffset("cu_seqlens_q", argIndex("batch"));
+  return add(mul(head, tokens), first);
+}
+
 Value KernelBuilderBase::copyTileAsync(Value global, Value base, Value strideS,
                                        Value row0, Value limit, Value smem,
                                        int64_t tileRows) {

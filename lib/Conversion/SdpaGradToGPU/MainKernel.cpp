@@ -16,6 +16,13 @@
 // and stores dK * scale and dV once (zero when the range is empty). Every
 // visited tile is masked cell by cell (the backward has no interior split).
 //
+// Packed sequences (thd): blockIdx.z is sequence i; its first tokens and
+// lengths Sq_i, Skv_i come from cu_seqlens_q/kv, and the bounds, the band
+// (delta = Skv_i - Sq_i for bottom-right) and the relay turn use Sq_i, Skv_i.
+// The grid spans the longest sequence: a program whose key tile starts at or
+// past Skv_i returns before any write (no key of it exists); one whose tile
+// is in range but whose query range is empty still stores zero dK, dV.
+//
 // Why descending: the relay adds the partials of query tile t in ascending
 // key-tile order, so program u's visit of t waits for program u-1's. In
 // descending order u-1 reaches t q_end(u) - q_end(u-1) visits *before* u
@@ -78,7 +85,7 @@ static void forLoop(ImplicitLocOpBuilder &b, Value lo, Value hi,
 }
 
 void MainKernelBuilder::emitSetup() {
-  seqQ = argIndex("seq_q");
+  seqQMax = seqQ = argIndex("seq_q");
   seqKv = argIndex("seq_kv");
   headsQ = argIndex("heads_q");
   headsKv = argIndex("heads_kv");
@@ -86,6 +93,10 @@ void MainKernelBuilder::emitSetup() {
   kvTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
   kvHead = gpu::BlockIdOp::create(b, gpu::Dimension::y);
   batch = gpu::BlockIdOp::create(b, gpu::Dimension::z);
+  if (spec.packed) {
+    std::tie(qFirst, seqQ) = loadSegment("cu_seqlens_q", batch);
+    std::tie(kvFirst, seqKv) = loadSegment("cu_seqlens_kv", batch);
+  }
   k0 = mul(kvTile, idx(spec.tiles.kv));
   warp = divu(tid, idx(sm80::kWarpSize));
   Value l = lane();
@@ -111,19 +122,19 @@ void MainKernelBuilder::emitSetup() {
 QueryHeadBases MainKernelBuilder::emitQueryHeadBases(Value head) {
   QueryHeadBases bases;
   bases.head = head;
-  auto base = [&](StringRef t) {
-    return add(mul(batch, argIndex((t + "_stride_b").str())),
-               mul(head, argIndex((t + "_stride_h").str())));
-  };
-  bases.q = base("q");
-  bases.dO = base("do");
-  bases.lse = base("lse");
-  Value bh = add(mul(batch, headsQ), head);
-  bases.rowStats = mul(bh, seqQ);
+  bases.q = sliceBase("q", batch, qFirst, head);
+  bases.dO = sliceBase("do", batch, qFirst, head);
+  // LSE is [B, Hq, Sq] (dense) or [Hq, T] (packed), unit row stride.
+  Value lseHead = mul(head, argIndex("lse_stride_h"));
+  bases.lse = spec.packed ? add(lseHead, qFirst)
+                          : add(mul(batch, argIndex("lse_stride_b")), lseHead);
+  bases.rowStats = rowStatsBase(batch, qFirst, head, headsQ, seqQ);
   bases.dqAccum = mul(bases.rowStats, idx(spec.headDim));
+  // One counter per (sequence, query head, query tile of the longest).
+  Value bh = add(mul(batch, headsQ), head);
   if (spec.deterministic)
     bases.counters =
-        mul(bh, arith::CeilDivUIOp::create(b, seqQ, idx(spec.tiles.q)));
+        mul(bh, arith::CeilDivUIOp::create(b, seqQMax, idx(spec.tiles.q)));
   return bases;
 }
 
@@ -247,11 +258,8 @@ void MainKernelBuilder::emitQueryTileStep(Value t, const QueryHeadBases &bases,
 }
 
 void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {
-  auto base = [&](StringRef t) {
-    return add(mul(batch, argIndex((t + "_stride_b").str())),
-               mul(kvHead, argIndex((t + "_stride_h").str())));
-  };
-  Value dkBase = base("dk"), dvBase = base("dv");
+  Value dkBase = sliceBase("dk", batch, kvFirst, kvHead);
+  Value dvBase = sliceBase("dv", batch, kvFirst, kvHead);
   Value dkStrideS = argIndex("dk_stride_s"), dvStrideS = argIndex("dv_stride_s");
   auto pairType = VectorType::get({2}, spec.elementType);
   auto pairF32 = VectorType::get({2}, b.getF32Type());
@@ -295,16 +303,30 @@ Value MainKernelBuilder::descending(Value i, const BackwardBounds &bounds) {
 void MainKernelBuilder::build(gpu::GPUFuncOp func) {
   bindArguments(func, BackwardRole::Main);
   emitSetup();
+  if (!spec.packed) {
+    emitProgram();
+  } else {
+    // The key tile holds keys of this sequence (u * Tk < Skv_i), else the
+    // program has nothing to do and nothing to write.
+    Value inRange = cmp(arith::CmpIPredicate::ult, k0, seqKv);
+    auto ifOp = scf::IfOp::create(b, inRange, [&](OpBuilder &, Location) {
+      emitProgram();
+      scf::YieldOp::create(b);
+    });
+    ifOp->setAttr("sdpa.key_tile_in_sequence", b.getUnitAttr());
+  }
+  gpu::ReturnOp::create(b);
+}
 
+void MainKernelBuilder::emitProgram() {
   // K and V of the tile, once (zero past Skv).
-  auto kvBase = [&](StringRef t) {
-    return add(mul(batch, argIndex((t + "_stride_b").str())),
-               mul(kvHead, argIndex((t + "_stride_h").str())));
-  };
-  copyTileAsync(args["k"], kvBase("k"), argIndex("k_stride_s"), k0, seqKv,
-                kSmem, spec.tiles.kv);
-  Value kvGroup = copyTileAsync(args["v"], kvBase("v"), argIndex("v_stride_s"),
-                                k0, seqKv, vSmem, spec.tiles.kv);
+  Value kBase = sliceBase("k", batch, kvFirst, kvHead);
+  Value kStrideS = argIndex("k_stride_s");
+  copyTileAsync(args["k"], kBase, kStrideS, k0, seqKv, kSmem, spec.tiles.kv);
+  Value vBase = sliceBase("v", batch, kvFirst, kvHead);
+  Value vStrideS = argIndex("v_stride_s");
+  Value kvGroup = copyTileAsync(args["v"], vBase, vStrideS, k0, seqKv, vSmem,
+                                spec.tiles.kv);
   waitAll(kvGroup);
 
   // The query tiles of key tile u: exactly [q_begin(u), q_end(u)).
@@ -324,7 +346,6 @@ void MainKernelBuilder::build(gpu::GPUFuncOp func) {
                     });
           });
   emitStoreGradients(acc);
-  gpu::ReturnOp::create(b);
 }
 
 void mlir::sdpa::detail::buildMainKernel(ImplicitLocOpBuilder &b,

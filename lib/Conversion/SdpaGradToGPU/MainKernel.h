@@ -28,7 +28,7 @@ struct QueryHeadBases {
   Value head;     // the query head index
   Value q, dO;    // of the (batch, head) slices of Q and dO
   Value lse;      // of LSE's (batch, head) row
-  Value rowStats; // of delta's (batch, head) row: (b * Hq + h) * Sq
+  Value rowStats; // of delta's (batch, head) row (rowStatsBase)
   Value dqAccum;  // of dq_accum's (batch, head) slice
   Value counters; // of the relay counters' (batch, head) row
 };
@@ -42,6 +42,8 @@ public:
 private:
   //===--- MainKernel.cpp -------------------------------------------------===//
   void emitSetup();
+  /// Everything after the setup: K and V, the loops, the dK and dV stores.
+  void emitProgram();
   QueryHeadBases emitQueryHeadBases(Value head);
   /// One visit of query tile `t`: loads Q, dO, LSE, Delta; recomputes P;
   /// forms dS; accumulates dK, dV; adds the dQ partial.
@@ -67,9 +69,12 @@ private:
   /// Makes this program's adds visible and passes the turn on.
   void emitRelayRelease(Value counter, Value turn);
 
-  // Sizes and program coordinates (index).
-  Value seqQ, seqKv, headsQ, headsKv, group, delta;
+  // Sizes and program coordinates (index). seqQ, seqKv: the lengths of this
+  // program's sequence; seqQMax: the seq_q parameter (packed: the longest).
+  Value seqQ, seqKv, seqQMax, headsQ, headsKv, group, delta;
   Value kvTile, kvHead, batch, k0;
+  // Packed sequences: the first query and key token of the sequence.
+  Value qFirst, kvFirst;
   Value warp, fragRow, fragCol;
   // Shared buffers.
   Value kSmem, vSmem, qSmem, doSmem, dsSmem, lseSmem, deltaSmem;

@@ -10,6 +10,13 @@
 // delta and dq_accum are contiguous [B, Hq, Sq] and [B, Hq, Sq, D] f32,
 // relay_counters contiguous [B, Hq, ceil(Sq / Tq)] i32.
 //
+// Packed sequences (thd): b is sequence i, whose rows are the tokens
+// [cu_seqlens_q[i], cu_seqlens_q[i + 1]) and Sq its length; the grid spans
+// the longest (seq_q), so tiles past a shorter sequence only zero their
+// relay counter. delta and dq_accum are [Hq, T] and [Hq, T, D] (T =
+// cu_seqlens_q[N], one entry per LSE entry), relay_counters
+// [N, Hq, ceil(seq_q / Tq)].
+//
 //===----------------------------------------------------------------------===//
 
 #include "BackwardKernel.h"
@@ -30,18 +37,20 @@ public:
 
   void build(gpu::GPUFuncOp func) {
     bindArguments(func, BackwardRole::Preprocess);
-    Value seqQ = argIndex("seq_q");
+    // seq_q: the (longest) sequence length, of the counters' row.
+    Value seqQMax = argIndex("seq_q");
     Value headsQ = argIndex("heads_q");
     Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
     Value head = gpu::BlockIdOp::create(b, gpu::Dimension::y);
     Value batch = gpu::BlockIdOp::create(b, gpu::Dimension::z);
+    Value seqQ = seqQMax, first;
+    if (spec.packed)
+      std::tie(first, seqQ) = loadSegment("cu_seqlens_q", batch);
     Value q0 = mul(qTile, idx(spec.tiles.q));
     Value bh = add(mul(batch, headsQ), head);
-    auto base = [&](StringRef t) {
-      return add(mul(batch, argIndex((t + "_stride_b").str())),
-                 mul(head, argIndex((t + "_stride_h").str())));
-    };
-    Value oBase = base("o"), doBase = base("do");
+    Value rows0 = rowStatsBase(batch, first, head, headsQ, seqQ);
+    Value oBase = sliceBase("o", batch, first, head);
+    Value doBase = sliceBase("do", batch, first, head);
     Value oStrideS = argIndex("o_stride_s"), doStrideS = argIndex("do_stride_s");
 
     // Delta: one thread per row of the tile.
@@ -73,13 +82,13 @@ public:
         Value sum = vector::ReductionOp::create(b, vector::CombiningKind::ADD,
                                                 acc);
         memref::StoreOp::create(b, sum, args["delta"],
-                                ValueRange{add(mul(bh, seqQ), row)});
+                                ValueRange{add(rows0, row)});
         scf::YieldOp::create(b);
       });
     }
 
     // dq_accum rows of the tile := 0.
-    Value accBase = mul(add(mul(bh, seqQ), q0), idx(spec.headDim));
+    Value accBase = mul(add(rows0, q0), idx(spec.headDim));
     Value limit = mul(arith::MinUIOp::create(
                           b, idx(spec.tiles.q),
                           arith::SubIOp::create(
@@ -94,7 +103,8 @@ public:
         });
 
     if (spec.deterministic) {
-      Value qTiles = arith::CeilDivUIOp::create(b, seqQ, idx(spec.tiles.q));
+      Value qTiles =
+          arith::CeilDivUIOp::create(b, seqQMax, idx(spec.tiles.q));
       Value first = cmp(arith::CmpIPredicate::eq, tid, idx(0));
       scf::IfOp::create(b, first, [&](OpBuilder &, Location) {
         Value zero = arith::ConstantOp::create(b, b.getI32IntegerAttr(0));
