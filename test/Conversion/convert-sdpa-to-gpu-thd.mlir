@@ -49,7 +49,7 @@ func.func @thd_static(%q: tensor<1000x8x128xf16>, %cu: tensor<4xi32>) -> tensor<
 }
 
 // CHECK: gpu.module @sdpa_fwd_0
-// CHECK: gpu.func @sdpa_fwd_0(%[[Q:[^:]+]]: memref<1099511627776xbf16>, %{{[^:]+}}: memref<1099511627776xbf16>, %{{[^:]+}}: memref<1099511627776xbf16>, %[[O:[^:]+]]: memref<1099511627776xbf16>, %[[LSE:[^:]+]]: memref<1099511627776xf32>,
+// CHECK: gpu.func @sdpa_fwd_0(%[[Q:[^:]+]]: memref<1099511627776xbf16>, %[[K:[^:]+]]: memref<1099511627776xbf16>, %{{[^:]+}}: memref<1099511627776xbf16>, %[[O:[^:]+]]: memref<1099511627776xbf16>, %[[LSE:[^:]+]]: memref<1099511627776xf32>,
 // CHECK-SAME: %[[CUQ:[^:]+]]: memref<1099511627776xi32>, %[[CUKV:[^:]+]]: memref<1099511627776xi32>, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32,
 // CHECK-SAME: %{{[^:]+}}: i64, %[[QSH:[^:]+]]: i64, %[[QSS:[^:]+]]: i64, %{{[^:]+}}: i64, %[[KSH:[^:]+]]: i64, %[[KSS:[^:]+]]: i64,
 // CHECK-SAME: %{{[^:]+}}: i64, %{{[^:]+}}: i64, %{{[^:]+}}: i64, %{{[^:]+}}: i64, %{{[^:]+}}: i64, %{{[^:]+}}: i64, %{{[^:]+}}: i64, %[[LSH:[^:]+]]: i64)
@@ -81,7 +81,7 @@ func.func @thd_static(%q: tensor<1000x8x128xf16>, %cu: tensor<4xi32>) -> tensor<
 // CHECK: %[[KHEAD:.+]] = arith.muli %[[HKV]], %[[KSHI]] : index
 // CHECK: %[[KSSI:.+]] = arith.index_cast %[[KSS]] : i64 to index
 // CHECK: %[[KTOK:.+]] = arith.muli %[[KVOFF]], %[[KSSI]] : index
-// CHECK: arith.addi %[[KTOK]], %[[KHEAD]] : index
+// CHECK: %[[KBASE:.+]] = arith.addi %[[KTOK]], %[[KHEAD]] : index
 /// lse is [heads_q, tokens_q]: entry (h, off + r) is at h * lse_stride_h + off + r.
 // CHECK: %[[LSHI:.+]] = arith.index_cast %[[LSH]] : i64 to index
 // CHECK: %[[LHEAD:.+]] = arith.muli %[[H]], %[[LSHI]] : index
@@ -100,9 +100,17 @@ func.func @thd_static(%q: tensor<1000x8x128xf16>, %cu: tensor<4xi32>) -> tensor<
 // CHECK-NEXT: affine.min #[[IE]](%[[T]])[%[[SQ]], %[[SKV]]]
 /// Q rows past the sequence are zero-filled, not read from the next one.
 // CHECK: %[[QROW:.+]] = arith.addi %[[Q0]], %{{.+}} : index
-// CHECK: arith.cmpi slt, %[[QROW]], %[[SQ]] : index
+// CHECK: %[[QIN:.+]] = arith.cmpi slt, %[[QROW]], %[[SQ]] : index
 // CHECK: %[[QSRC:.+]] = arith.addi %[[QBASE]], %{{.+}} : index
-// CHECK: nvgpu.device_async_copy %[[Q]][%[[QSRC]]]
+// CHECK: %[[QADDR:.+]] = arith.select %[[QIN]], %[[QSRC]], %c0{{(_[0-9]+)?}} : index
+// CHECK: nvgpu.device_async_copy %[[Q]][%[[QADDR]]]
+/// Likewise keys past the sequence's Skv. A zero-filled chunk names element 0
+/// of the tensor: an empty last sequence's slice starts at its end.
+// CHECK: %[[KIN:.+]] = arith.cmpi slt, %{{.+}}, %[[SKV]] : index
+// CHECK: %[[KVALID:.+]] = arith.andi %[[KIN]], %{{.+}} : i1
+// CHECK: %[[KSRC:.+]] = arith.addi %[[KBASE]], %{{.+}} : index
+// CHECK: %[[KADDR:.+]] = arith.select %[[KVALID]], %[[KSRC]], %c0{{(_[0-9]+)?}} : index
+// CHECK: nvgpu.device_async_copy %[[K]][%[[KADDR]]]
 // CHECK: scf.for %{{.+}} = %[[KB]] to
 // CHECK: } {sdpa.masked}
 // CHECK: } {sdpa.interior}

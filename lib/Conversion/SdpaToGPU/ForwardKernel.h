@@ -63,9 +63,10 @@ private:
 
   //===--- GlobalToShared.cpp ---------------------------------------------===//
   /// Issues cp.async copies of `tileRows` rows x head_dim starting at row
-  /// `row0` of the (batch, head) slice at `base` of `global` into `smem`
-  /// (indexed by `smemLead` then row and column). Rows at or past `limit`,
-  /// or all rows when `enabled` is false, are zero-filled. Returns the group.
+  /// `row0` of the (batch or packed sequence, head) slice at `base` of
+  /// `global` into `smem` (indexed by `smemLead` then row and column). Rows
+  /// at or past `limit`, or all rows when `enabled` is false, are
+  /// zero-filled. Returns the group.
   Value copyTileAsync(Value global, Value base, Value strideS, Value row0,
                       Value limit, Value enabled, Value smem,
                       ValueRange smemLead, int64_t tileRows);

@@ -43,6 +43,10 @@ Value ForwardKernelBuilder::copyTileAsync(Value global, Value base,
     Value srcElems = arith::SelectOp::create(
         b, valid, idx(sm80::kAsyncCopyElems), idx(0));
     Value src = add(base, add(mul(srcRow, strideS), col));
+    // A packed sequence's slice may start at the end of the tensor (an empty
+    // sequence last): there a zero-filled chunk names element 0 instead.
+    if (spec.packedSequences)
+      src = arith::SelectOp::create(b, valid, src, idx(0));
     SmallVector<Value> dstIndices(smemLead);
     dstIndices.push_back(row);
     dstIndices.push_back(col);
