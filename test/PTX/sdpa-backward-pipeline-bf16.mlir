@@ -11,7 +11,16 @@
 /// at head_dim 64 and 128 with the default tiles (Tq = 32, Tk = 64): the
 /// products are bf16 mma.sync, f32 -> bf16 conversions round to nearest, and
 /// every kernel assembles for sm_80 without spills or local memory
-/// (measured: main kernel 168 registers at d = 64, 254 at d = 128).
+/// (measured, ptxas 13.0: main kernel 167-168 registers at d = 64, 254-255
+/// at d = 128; the d = 128 dK, dV accumulators alone take 128 registers).
+///
+/// Not every band is this lucky (f16 alike, and already before bf16):
+/// with GQA 4/2, deterministic, dense, the main kernel spills at the
+/// default tiles for full attention at d = 128 (4 bytes; none at tile-q=16
+/// or tile-kv=32) and for a bottom-right window of 128 keys at d = 64
+/// (12 bytes; none at tile-q=16 or tile-kv=32) and d = 128 (32 bytes; 24
+/// at 16x64, 32x32, 16x32: no spill-free tile shape found), while their
+/// thd forms do not spill.
 
 // PTX: .target sm_80
 // PTX-LABEL: .visible .entry sdpa_bwd_main(
