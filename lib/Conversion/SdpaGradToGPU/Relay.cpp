@@ -1,7 +1,7 @@
 //===- Relay.cpp - dQ partials: atomic adds or the deterministic relay ----===//
 //
-// After a visit of query tile t, warp w forms rows [16w, 16w + 16) of the
-// partial dQ = (scale * dS) K from shared memory and adds it into the f32
+// After a visit of query tile t, the warps share the fragments of the
+// partial dQ = (scale * dS) K (from shared memory) and add them into the f32
 // dq_accum with relaxed atomic adds. In deterministic mode the adds of
 // program u happen in its relay turn (SEMANTICS.md §4):
 //
@@ -97,41 +97,36 @@ void MainKernelBuilder::emitRelayRelease(Value counter, Value turn) {
 
 void MainKernelBuilder::emitDqUpdate(Value t, Value q0,
                                      const QueryHeadBases &bases) {
-  int64_t rowTiles = spec.tiles.q / sm80::kMmaM;
+  // The partial dQ tile (scale * dS)[Tq x Tk] K[Tk x D] is Tq/16 x D/8
+  // accumulator fragments; every warp takes `perWarp` consecutive ones (in
+  // row-major fragment order), so all warps share the products and the adds.
   int64_t dBlocks = spec.headDim / sm80::kMmaN;
-  Value warpRow0 = mul(warp, idx(sm80::kMmaM));
+  int64_t fragments = (spec.tiles.q / sm80::kMmaM) * dBlocks;
+  int64_t perWarp = llvm::divideCeil(fragments, spec.warps());
+  // Fragments past the last (when the warps do not divide them) recompute
+  // the last one and add nothing.
+  bool ragged = perWarp * spec.warps() != fragments;
+  // A warp's fragments lie in one row of fragments: one A load serves them.
+  bool oneRow = !ragged && dBlocks % perWarp == 0;
 
-  // dQ rows of this warp: (scale * dS)[16 x Tk] K[Tk x D].
-  auto computePartial = [&]() {
-    SmallVector<Value> partial(dBlocks, zeroAccumulator());
-    for (int64_t kb = 0; kb < spec.tiles.kv / sm80::kMmaK; ++kb) {
-      Value a = loadA(dsSmem, warpRow0, idx(kb * sm80::kMmaK));
-      for (int64_t dn = 0; dn < dBlocks; ++dn)
-        partial[dn] =
-            mma(a,
-                loadBTransposed(kSmem, idx(kb * sm80::kMmaK),
-                                idx(dn * sm80::kMmaN)),
-                partial[dn]);
+  Value first = mul(warp, idx(perWarp));
+  SmallVector<Value> rows, cols, owned;
+  for (int64_t i = 0; i < perWarp; ++i) {
+    Value f = add(first, idx(i));
+    if (ragged) {
+      owned.push_back(cmp(arith::CmpIPredicate::ult, f, idx(fragments)));
+      f = arith::MinUIOp::create(b, f, idx(fragments - 1));
     }
-    return partial;
-  };
-  SmallVector<Value> partial;
-  Value active;
-  if (rowTiles == spec.warps()) {
-    partial = computePartial();
-  } else {
-    // Warps past the tile's rows have no dQ rows.
-    active = cmp(arith::CmpIPredicate::ult, warp, idx(rowTiles));
-    SmallVector<Type> types(dBlocks, zeroAccumulator().getType());
-    auto ifOp = scf::IfOp::create(b, types, active, /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      scf::YieldOp::create(b, computePartial());
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(b, SmallVector<Value>(dBlocks, zeroAccumulator()));
-    }
-    partial.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+    rows.push_back(mul(divu(f, idx(dBlocks)), idx(sm80::kMmaM)));
+    cols.push_back(mul(remu(f, idx(dBlocks)), idx(sm80::kMmaN)));
+  }
+  SmallVector<Value> partial(perWarp, zeroAccumulator());
+  for (int64_t kb = 0; kb < spec.tiles.kv / sm80::kMmaK; ++kb) {
+    Value k0Row = idx(kb * sm80::kMmaK);
+    Value a = oneRow ? loadA(dsSmem, rows[0], k0Row) : Value();
+    for (int64_t i = 0; i < perWarp; ++i)
+      partial[i] = mma(oneRow ? a : loadA(dsSmem, rows[i], k0Row),
+                       loadBTransposed(kSmem, k0Row, cols[i]), partial[i]);
   }
 
   Value counter, turn;
@@ -143,34 +138,29 @@ void MainKernelBuilder::emitDqUpdate(Value t, Value q0,
     emitRelayAcquire(counter, turn);
   }
 
-  auto emitAdds = [&]() {
-    for (int64_t i = 0; i < 2; ++i) {
-      Value q = add(q0, add(warpRow0, add(fragRow, idx(8 * i))));
+  auto emitAdds = [&](int64_t i) {
+    for (int64_t r = 0; r < 2; ++r) {
+      Value q = add(q0, add(rows[i], add(fragRow, idx(8 * r))));
       Value live = cmp(arith::CmpIPredicate::ult, q, seqQ);
+      if (ragged)
+        live = arith::AndIOp::create(b, live, owned[i]);
       scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
         Value rowBase = add(bases.dqAccum, mul(q, idx(spec.headDim)));
-        for (int64_t dn = 0; dn < dBlocks; ++dn)
-          for (int64_t e = 0; e < 2; ++e) {
-            Value col = add(idx(dn * sm80::kMmaN + e), fragCol);
-            Value ptr = elementPointer(b, args["dq_accum"], add(rowBase, col),
-                                       4);
-            LLVM::AtomicRMWOp::create(b, LLVM::AtomicBinOp::fadd, ptr,
-                                      extract(partial[dn], i, e),
-                                      LLVM::AtomicOrdering::monotonic,
-                                      kDeviceScope);
-          }
+        for (int64_t e = 0; e < 2; ++e) {
+          Value col = add(cols[i], add(fragCol, idx(e)));
+          Value ptr =
+              elementPointer(b, args["dq_accum"], add(rowBase, col), 4);
+          LLVM::AtomicRMWOp::create(b, LLVM::AtomicBinOp::fadd, ptr,
+                                    extract(partial[i], r, e),
+                                    LLVM::AtomicOrdering::monotonic,
+                                    kDeviceScope);
+        }
         scf::YieldOp::create(b);
       });
     }
   };
-  if (active) {
-    scf::IfOp::create(b, active, [&](OpBuilder &, Location) {
-      emitAdds();
-      scf::YieldOp::create(b);
-    });
-  } else {
-    emitAdds();
-  }
+  for (int64_t i = 0; i < perWarp; ++i)
+    emitAdds(i);
 
   if (spec.deterministic)
     emitRelayRelease(counter, turn);
