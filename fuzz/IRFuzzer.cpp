@@ -11,7 +11,8 @@
 // The tile sizes come from a hash of the input so the corpus covers several.
 // sdpa-print-schedule prints one line per tile, so it only runs when the
 // lengths it would enumerate are small (the fuzzer looks for crashes, not for
-// long outputs); its lines go to /dev/null.
+// long outputs); its lines go to /dev/null. The lowering to PTX is
+// sdpa-lowering-fuzzer's (LoweringFuzzer.cpp).
 //
 //===----------------------------------------------------------------------===//
 

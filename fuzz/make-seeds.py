@@ -4,7 +4,9 @@
 Every .mlir file under the given source directories is split on `// -----`
 (as -split-input-file does); lines that only drive lit (RUN, CHECK, comments)
 are dropped, and each distinct chunk becomes one corpus file named by its
-hash. Usage: make-seeds.py OUT_DIR SRC_DIR...
+hash. With --match REGEX only the chunks REGEX finds are kept (the lowering
+fuzzer wants chunks with sdpa ops only). Usage:
+make-seeds.py [--match REGEX] OUT_DIR SRC_DIR...
 """
 
 import hashlib
@@ -26,14 +28,21 @@ def chunks(path):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    match = None
+    if args[:1] == ["--match"] and len(args) > 1:
+        match = re.compile(args[1])
+        args = args[2:]
+    if len(args) < 2:
         sys.exit(__doc__)
-    out = pathlib.Path(sys.argv[1])
+    out = pathlib.Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
     count = 0
-    for src in sys.argv[2:]:
+    for src in args[1:]:
         for path in sorted(pathlib.Path(src).rglob("*.mlir")):
             for body in chunks(path):
+                if match and not match.search(body):
+                    continue
                 name = hashlib.sha1(body.encode()).hexdigest()[:16]
                 target = out / name
                 if not target.exists():

@@ -40,6 +40,11 @@ work=$build/fuzz-work
 artifacts=$build/fuzz-artifacts
 rm -rf "$work" && mkdir -p "$work/seeds" "$artifacts"
 python3 fuzz/make-seeds.py "$work/seeds/ir" test examples
+# The lowering fuzzer only lowers chunks with sdpa ops (test/Conversion,
+# test/PTX, test/Pipelines and examples among them), plus variants the lit
+# inputs lack (fuzz/seeds/lowering).
+python3 fuzz/make-seeds.py --match 'sdpa\.attention' "$work/seeds/lowering" \
+  test examples fuzz/seeds/lowering
 
 summary=$build/fuzz-summary.txt
 echo "# sdpa fuzzing, $(date -u +%Y-%m-%dT%H:%MZ), seed 1" > "$summary"
@@ -78,6 +83,9 @@ run_fuzzer() {
 
 run_fuzzer sdpa-bounds-fuzzer 30000 -max_len=64 --
 run_fuzzer sdpa-ir-fuzzer 150000 -max_len=4096 -dict=fuzz/sdpa.dict -- "$work/seeds/ir"
+# Most of this budget goes to the seeds: each new kernel costs about a
+# second of PTX codegen, text mutations mostly stop at the parser.
+run_fuzzer sdpa-lowering-fuzzer 5000 -max_len=4096 -dict=fuzz/sdpa.dict -- "$work/seeds/lowering"
 run_fuzzer sdpa-runtime-fuzzer 200000 -max_len=2048 -dict=fuzz/runtime.dict -- fuzz/seeds/runtime
 if [ -x "$build/bin/sdpa-import-fuzzer" ]; then
   python3 fuzz/make-seeds.py "$work/seeds/import" test/Import
