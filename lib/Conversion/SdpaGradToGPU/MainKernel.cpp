@@ -217,18 +217,28 @@ void MainKernelBuilder::emitQueryTileStep(Value t, const QueryHeadBases &bases,
   Value scale = f32(spec.scale);
   Value keyLocal0 = add(mul(warp, idx(sm80::kMmaM)), fragRow);
   SmallVector<Value> p(s), dS(dP);
+  auto pairF32 = VectorType::get({2}, b.getF32Type());
   for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
+    // The row stats of this thread's two query columns, one 8-byte load each.
+    Value qPair = add(idx(j * sm80::kMmaN), fragCol);
+    Value lsePair =
+        vector::LoadOp::create(b, pairF32, lseSmem, ValueRange{qPair});
+    Value deltaPair =
+        vector::LoadOp::create(b, pairF32, deltaSmem, ValueRange{qPair});
     for (int64_t e = 0; e < 2; ++e) {
-      Value qLocal = add(idx(j * sm80::kMmaN + e), fragCol);
+      Value qLocal = add(qPair, idx(e));
       Value q = add(q0, qLocal);
-      Value lse2 = memref::LoadOp::create(b, lseSmem, ValueRange{qLocal});
+      Value negLse2 = arith::NegFOp::create(
+          b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
       Value rowDelta =
-          memref::LoadOp::create(b, deltaSmem, ValueRange{qLocal});
+          vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e});
       for (int64_t i = 0; i < 2; ++i) {
         Value keyLocal = add(keyLocal0, idx(8 * i));
         Value key = add(k0, keyLocal);
         Value score = extract(s[j], i, e);
-        Value prob = math::Exp2Op::create(b, fsub(fmul(score, scaleLog2), lse2));
+        // exp2(score * scale * log2(e) - LSE * log2(e)), one fma.
+        Value prob = math::Exp2Op::create(
+            b, math::FmaOp::create(b, score, scaleLog2, negLse2));
         prob = select(isVisible(q, key), prob, f32(0.0));
         Value grad = fmul(prob, fsub(extract(dP[j], i, e), rowDelta));
         p[j] = insert(prob, p[j], i, e);
