@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Conversion/KernelPipelineOptions.h"
 #include "SdpaDialect/Conversion/SdpaConversionPasses.h"
 #include "SdpaDialect/SdpaPasses.h"
 
@@ -36,12 +37,7 @@ using namespace mlir::sdpa;
 
 namespace {
 struct ForwardPipelineOptions
-    : public PassPipelineOptions<ForwardPipelineOptions> {
-  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target SM"),
-                           llvm::cl::init("sm_80")};
-  Option<std::string> features{*this, "features",
-                               llvm::cl::desc("PTX ISA feature"),
-                               llvm::cl::init("+ptx80")};
+    : public KernelPipelineOptions<ForwardPipelineOptions> {
   Option<int64_t> tileQ{*this, "tile-q", llvm::cl::desc("Query rows per tile"),
                         llvm::cl::init(64)};
   Option<int64_t> tileKv{*this, "tile-kv", llvm::cl::desc("Keys per tile"),
@@ -51,17 +47,6 @@ struct ForwardPipelineOptions
   Option<int64_t> stages{*this, "stages",
                          llvm::cl::desc("Shared-memory stages of K/V"),
                          llvm::cl::init(2)};
-  Option<int> optLevel{*this, "opt-level",
-                       llvm::cl::desc("NVVM optimization level"),
-                       llvm::cl::init(3)};
-  Option<std::string> artifactDir{
-      *this, "artifact-dir",
-      llvm::cl::desc("Write <dir>/<name>.ptx and .manifest (empty: do not)"),
-      llvm::cl::init("")};
-  Option<std::string> artifactName{
-      *this, "artifact-name",
-      llvm::cl::desc("File stem of the single kernel module's artifact"),
-      llvm::cl::init("")};
 };
 
 void buildForwardPipeline(OpPassManager &pm,
@@ -77,9 +62,7 @@ void buildForwardPipeline(OpPassManager &pm,
   lowering.warps = options.warps;
   lowering.stages = options.stages;
   pm.addPass(createConvertSdpaToGPU(lowering));
-  buildKernelsToArtifactPipeline(
-      pm, {options.chip, options.features, options.optLevel,
-           options.artifactDir, options.artifactName});
+  buildKernelsToArtifactPipeline(pm, options.getTargetOptions());
 }
 } // namespace
 

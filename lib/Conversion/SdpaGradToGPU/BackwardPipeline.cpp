@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Conversion/KernelPipelineOptions.h"
 #include "SdpaDialect/Conversion/SdpaConversionPasses.h"
 #include "SdpaDialect/Conversion/SdpaGradPasses.h"
 #include "SdpaDialect/SdpaPasses.h"
@@ -22,28 +23,12 @@ using namespace mlir::sdpa;
 
 namespace {
 struct BackwardPipelineOptions
-    : public PassPipelineOptions<BackwardPipelineOptions> {
-  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target SM"),
-                           llvm::cl::init("sm_80")};
-  Option<std::string> features{*this, "features",
-                               llvm::cl::desc("PTX ISA feature"),
-                               llvm::cl::init("+ptx80")};
+    : public KernelPipelineOptions<BackwardPipelineOptions> {
   Option<int64_t> tileQ{*this, "tile-q", llvm::cl::desc("Query rows per tile"),
                         llvm::cl::init(32)};
   Option<int64_t> tileKv{*this, "tile-kv",
                          llvm::cl::desc("Keys per tile (one warp per 16)"),
                          llvm::cl::init(64)};
-  Option<int> optLevel{*this, "opt-level",
-                       llvm::cl::desc("NVVM optimization level"),
-                       llvm::cl::init(3)};
-  Option<std::string> artifactDir{
-      *this, "artifact-dir",
-      llvm::cl::desc("Write <dir>/<name>.ptx and .manifest (empty: do not)"),
-      llvm::cl::init("")};
-  Option<std::string> artifactName{
-      *this, "artifact-name",
-      llvm::cl::desc("File stem of the single kernel module's artifact"),
-      llvm::cl::init("")};
 };
 
 void buildBackwardPipeline(OpPassManager &pm,
@@ -57,9 +42,7 @@ void buildBackwardPipeline(OpPassManager &pm,
   lowering.tileQ = options.tileQ;
   lowering.tileKv = options.tileKv;
   pm.addPass(createConvertSdpaGradToGPU(lowering));
-  buildKernelsToArtifactPipeline(
-      pm, {options.chip, options.features, options.optLevel,
-           options.artifactDir, options.artifactName});
+  buildKernelsToArtifactPipeline(pm, options.getTargetOptions());
 }
 } // namespace
 

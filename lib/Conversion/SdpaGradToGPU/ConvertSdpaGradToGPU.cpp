@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Conversion/KernelModuleDriver.h"
 #include "SdpaDialect/Conversion/SdpaGradPasses.h"
 #include "SdpaDialect/Conversion/SdpaGradToGPU.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
@@ -25,43 +26,21 @@ struct ConvertSdpaGradToGPUPass
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    MLIRContext *ctx = module.getContext();
     BackwardKernelOptions options;
     options.tiles = {tileQ, tileKv};
-
-    SmallVector<AttentionGradOp> ops;
-    module.walk([&](AttentionGradOp op) { ops.push_back(op); });
-    if (ops.empty())
-      return;
-
-    SmallVector<NamedAttribute> manifests;
-    if (auto existing =
-            module->getAttrOfType<DictionaryAttr>(getArtifactsAttrName()))
-      llvm::append_range(manifests, existing.getValue());
-    SymbolTable symbols(module);
-    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-    unsigned index = 0;
-    for (AttentionGradOp op : ops) {
+    auto build = [&](OpBuilder &builder, AttentionGradOp op,
+                     StringRef name) -> FailureOr<LoweredKernelModule> {
       FailureOr<BackwardKernelSpec> spec = getBackwardKernelSpec(op, options);
       if (failed(spec))
-        return signalPassFailure();
-      std::string name;
-      do {
-        name = "sdpa_bwd_" + std::to_string(index++);
-      } while (symbols.lookup(name));
-      auto gpuModule = buildBackwardKernelModule(builder, op.getLoc(), name,
-                                                 *spec);
-      symbols.insert(gpuModule);
-      op->setAttr(getKernelAttrName(), FlatSymbolRefAttr::get(ctx, name));
-      manifests.emplace_back(
-          StringAttr::get(ctx, name),
-          StringAttr::get(ctx, buildBackwardManifest(*spec)));
-    }
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    builder.getUnitAttr());
-    module->setAttr(getArtifactsAttrName(),
-                    DictionaryAttr::get(ctx, manifests));
+        return failure();
+      return LoweredKernelModule{
+          buildBackwardKernelModule(builder, op.getLoc(), name, *spec),
+          FlatSymbolRefAttr::get(op.getContext(), name),
+          buildBackwardManifest(*spec)};
+    };
+    if (failed(buildKernelModules<AttentionGradOp>(getOperation(), "sdpa_bwd_",
+                                                   build)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -2,18 +2,15 @@
 //
 // Parameter binding, constants and integer/float arithmetic, views of the
 // dynamic shared memory, cp.async tile copies with zero fill, ldmatrix
-// fragment loads and the m16n8k16 mma.sync of the backward kernels:
-// nvgpu.mma.sync for f16; for bf16, nvvm.mma.sync with bf16 multiplicand
-// types (the upstream nvgpu.mma.sync lowering cannot type bf16 operands; the
-// same idea as the forward's MmaTiles.cpp, to be shared by a later refactor).
+// fragment loads and the m16n8k16 mma.sync of the backward kernels (the
+// forward's createMmaSyncM16N8K16).
 //
 //===----------------------------------------------------------------------===//
 
 #include "BackwardKernel.h"
+#include "SdpaDialect/Conversion/MmaSync.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -179,43 +176,8 @@ Value KernelBuilderBase::loadBTransposed(Value smem, Value row0, Value col0) {
                                    /*transpose=*/true, /*numTiles=*/2);
 }
 
-/// The 32-bit registers of a fragment vector<Nx2xbf16>, row by row.
-static SmallVector<Value> toRegisters(ImplicitLocOpBuilder &b, Value frag) {
-  auto type = cast<VectorType>(frag.getType());
-  auto i32x1 = VectorType::get({1}, b.getI32Type());
-  SmallVector<Value> regs;
-  for (int64_t i = 0; i < type.getDimSize(0); ++i) {
-    Value pair = vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{i});
-    Value word = vector::BitCastOp::create(b, i32x1, pair);
-    regs.push_back(vector::ExtractOp::create(b, word, ArrayRef<int64_t>{0}));
-  }
-  return regs;
-}
-
 Value KernelBuilderBase::mma(Value a, Value bFrag, Value c) {
-  int64_t shape[] = {sm80::kMmaM, sm80::kMmaN, sm80::kMmaK};
-  if (!spec.elementType.isBF16())
-    return nvgpu::MmaSyncOp::create(b, a, bFrag, c, shape);
-
-  // bf16: the accumulator's four f32 in register order c[i][e] = c(2i + e).
-  SmallVector<Value> accs;
-  for (int64_t i = 0; i < 2; ++i)
-    for (int64_t e = 0; e < 2; ++e)
-      accs.push_back(extract(c, i, e));
-  Type f32Type = b.getF32Type();
-  auto resultType = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), {f32Type, f32Type, f32Type, f32Type});
-  Value result = NVVM::MmaOp::create(
-      b, resultType, toRegisters(b, a), toRegisters(b, bFrag), accs, shape,
-      /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                    NVVM::MMATypes::bf16},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
-  SmallVector<Value> elems;
-  for (int64_t i = 0; i < 4; ++i)
-    elems.push_back(LLVM::ExtractValueOp::create(b, result, i));
-  return vector::FromElementsOp::create(b, c.getType(), elems);
+  return createMmaSyncM16N8K16(b, a, bFrag, c, spec.elementType.isBF16());
 }
 
 Value KernelBuilderBase::accumulatorsToA(Value lo, Value hi) {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Conversion/KernelModuleDriver.h"
 #include "SdpaDialect/Conversion/SdpaConversionPasses.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
 
@@ -23,47 +24,24 @@ struct ConvertSdpaToGPUPass
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    MLIRContext *ctx = module.getContext();
     ForwardKernelOptions options;
     options.tiles = {tileQ, tileKv};
     options.warps = warps;
     options.stages = stages;
-
-    SmallVector<AttentionOp> ops;
-    module.walk([&](AttentionOp op) { ops.push_back(op); });
-    if (ops.empty())
-      return;
-
-    SmallVector<NamedAttribute> manifests;
-    if (auto existing =
-            module->getAttrOfType<DictionaryAttr>(getArtifactsAttrName()))
-      llvm::append_range(manifests, existing.getValue());
-    SymbolTable symbols(module);
-    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-    unsigned index = 0;
-    for (AttentionOp op : ops) {
+    auto build = [&](OpBuilder &builder, AttentionOp op,
+                     StringRef name) -> FailureOr<LoweredKernelModule> {
       FailureOr<ForwardKernelSpec> spec = getForwardKernelSpec(op, options);
       if (failed(spec))
-        return signalPassFailure();
-      std::string name;
-      do {
-        name = "sdpa_fwd_" + std::to_string(index++);
-      } while (symbols.lookup(name));
-      auto gpuModule =
-          buildForwardKernelModule(builder, op.getLoc(), name, name, *spec);
-      symbols.insert(gpuModule);
-      op->setAttr(getKernelAttrName(),
-                  SymbolRefAttr::get(ctx, name,
-                                     {FlatSymbolRefAttr::get(ctx, name)}));
-      manifests.emplace_back(
-          StringAttr::get(ctx, name),
-          StringAttr::get(ctx, buildForwardManifest(*spec, name)));
-    }
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    builder.getUnitAttr());
-    module->setAttr(getArtifactsAttrName(),
-                    DictionaryAttr::get(ctx, manifests));
+        return failure();
+      MLIRContext *ctx = op.getContext();
+      return LoweredKernelModule{
+          buildForwardKernelModule(builder, op.getLoc(), name, name, *spec),
+          SymbolRefAttr::get(ctx, name, {FlatSymbolRefAttr::get(ctx, name)}),
+          buildForwardManifest(*spec, name)};
+    };
+    if (failed(buildKernelModules<AttentionOp>(getOperation(), "sdpa_fwd_",
+                                               build)))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -1,61 +1,24 @@
 //===- MmaTiles.cpp - mma.sync products S = Q K^T and O += P V ------------===//
 //
-// Every product is a sequence of m16n8k16 mma.sync with f32 accumulation:
-// nvgpu.mma.sync for f16; for bf16, nvvm.mma.sync with bf16 multiplicand
-// types (the upstream nvgpu.mma.sync lowering cannot type bf16 operands).
+// Every product is a sequence of m16n8k16 mma.sync with f32 accumulation
+// (createMmaSyncM16N8K16, shared with the backward kernels).
 // B fragments are loaded once per key (or value) block and reused by every
 // row tile of the warp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ForwardKernel.h"
+#include "SdpaDialect/Conversion/MmaSync.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::sdpa;
 using namespace mlir::sdpa::detail;
 
-/// The 32-bit registers of a fragment vector<Nx2x(b)f16>.
-static SmallVector<Value> toRegisters(ImplicitLocOpBuilder &b, Value frag) {
-  auto type = cast<VectorType>(frag.getType());
-  auto i32x1 = VectorType::get({1}, b.getI32Type());
-  SmallVector<Value> regs;
-  for (int64_t i = 0; i < type.getDimSize(0); ++i) {
-    Value pair = vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{i});
-    Value word = vector::BitCastOp::create(b, i32x1, pair);
-    regs.push_back(vector::ExtractOp::create(b, word, ArrayRef<int64_t>{0}));
-  }
-  return regs;
-}
-
 Value ForwardKernelBuilder::mma(Value a, Value bFrag, Value c) {
-  int64_t shape[] = {sm80::kMmaM, sm80::kMmaN, sm80::kMmaK};
-  if (!spec.isBF16())
-    return nvgpu::MmaSyncOp::create(b, a, bFrag, c, shape);
-
-  SmallVector<Value> accs;
-  for (int64_t i = 0; i < 2; ++i)
-    for (int64_t e = 0; e < 2; ++e)
-      accs.push_back(vector::ExtractOp::create(b, c, ArrayRef<int64_t>{i, e}));
-  Type f32 = b.getF32Type();
-  auto resultType =
-      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-  Value result = NVVM::MmaOp::create(
-      b, resultType, toRegisters(b, a), toRegisters(b, bFrag), accs, shape,
-      std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                    NVVM::MMATypes::bf16},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
-  SmallVector<Value> elems;
-  for (int64_t i = 0; i < 4; ++i)
-    elems.push_back(LLVM::ExtractValueOp::create(b, result, i));
-  return vector::FromElementsOp::create(b, c.getType(), elems);
+  return createMmaSyncM16N8K16(b, a, bFrag, c, spec.isBF16());
 }
 
 Scores ForwardKernelBuilder::computeScores(Value stage) {

@@ -1,0 +1,52 @@
+//===- KernelPipelineOptions.h - Options of the lowering pipelines -*- C++ -*-//
+//
+// The options sdpa-forward-pipeline and sdpa-backward-pipeline share: the
+// target (chip, PTX features, NVVM optimization level) and the artifact.
+// Each pipeline derives its options from it and adds its tiling.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_CONVERSION_KERNELPIPELINEOPTIONS_H
+#define SDPADIALECT_CONVERSION_KERNELPIPELINEOPTIONS_H
+
+#include "SdpaDialect/Conversion/SdpaConversionPasses.h"
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir::sdpa {
+
+/// The target and artifact options of a lowering pipeline whose options are
+/// `Derived` (the CRTP of PassPipelineOptions).
+template <typename Derived>
+struct KernelPipelineOptions : public PassPipelineOptions<Derived> {
+  template <typename DataType>
+  using Option = detail::PassOptions::Option<DataType>;
+
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target SM"),
+                           llvm::cl::init("sm_80")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("PTX ISA feature"),
+                               llvm::cl::init("+ptx80")};
+  Option<int> optLevel{*this, "opt-level",
+                       llvm::cl::desc("NVVM optimization level"),
+                       llvm::cl::init(3)};
+  Option<std::string> artifactDir{
+      *this, "artifact-dir",
+      llvm::cl::desc("Write <dir>/<name>.ptx and .manifest (empty: do not)"),
+      llvm::cl::init("")};
+  Option<std::string> artifactName{
+      *this, "artifact-name",
+      llvm::cl::desc("File stem of the single kernel module's artifact"),
+      llvm::cl::init("")};
+
+  /// These options as buildKernelsToArtifactPipeline takes them.
+  KernelTargetOptions getTargetOptions() const {
+    return {chip, features, optLevel, artifactDir, artifactName};
+  }
+};
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_CONVERSION_KERNELPIPELINEOPTIONS_H
