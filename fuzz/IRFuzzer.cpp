@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzInput.h"
 #include "SdpaDialect/SdpaDialect.h"
 #include "SdpaDialect/SdpaOps.h"
 #include "SdpaDialect/SdpaPasses.h"
@@ -53,19 +54,13 @@ constexpr int64_t kMaxPrintedLength = 1 << 14;
 /// uniqued forever, so a fresh context every few hundred inputs keeps memory
 /// flat.
 MLIRContext &context() {
-  static std::unique_ptr<MLIRContext> ctx;
-  static unsigned uses = 0;
-  if (!ctx || ++uses % 256 == 0) {
-    DialectRegistry registry;
-    registry.insert<SdpaDialect, affine::AffineDialect, arith::ArithDialect,
-                    func::FuncDialect, tensor::TensorDialect>();
-    ctx = std::make_unique<MLIRContext>(registry,
-                                        MLIRContext::Threading::DISABLED);
-    ctx->loadAllAvailableDialects();
-    // Swallow diagnostics: bad input is expected to produce them.
-    ctx->getDiagEngine().registerHandler([](Diagnostic &) {});
-  }
-  return *ctx;
+  return sdpa_fuzz::recycledContext(
+      [](DialectRegistry &registry) {
+        registry.insert<SdpaDialect, affine::AffineDialect,
+                        arith::ArithDialect, func::FuncDialect,
+                        tensor::TensorDialect>();
+      },
+      [](Diagnostic &) {});
 }
 
 [[noreturn]] void fail(const char *what, StringRef detail) {
@@ -123,14 +118,13 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &ctx = context();
-  // The lexer reads up to a terminating NUL, as MemoryBuffer guarantees;
-  // libFuzzer's buffer has none.
-  std::string text(reinterpret_cast<const char *>(data), size);
+  std::string text;
+  OwningOpRef<ModuleOp> module =
+      sdpa_fuzz::parseVerifiedInput(ctx, data, size, text);
+  if (!module)
+    return 0;
   StringRef source(text);
   ParserConfig config(&ctx);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, config);
-  if (!module || failed(verify(*module)))
-    return 0;
 
   // Valid IR prints to text that parses and verifies again.
   std::string printed;

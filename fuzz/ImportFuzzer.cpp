@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzInput.h"
 #include "SdpaDialect/Import/ImportPasses.h"
 #include "SdpaDialect/SdpaDialect.h"
 #include "SdpaDialect/SdpaPasses.h"
@@ -39,22 +40,15 @@ using namespace mlir::sdpa;
 
 namespace {
 
-/// A context with the dialects sdpa-opt registers for import; fresh every
-/// few hundred inputs so that uniqued types and attributes do not pile up.
+/// A context with the dialects sdpa-opt registers for import.
 MLIRContext &context() {
-  static std::unique_ptr<MLIRContext> ctx;
-  static unsigned uses = 0;
-  if (!ctx || ++uses % 256 == 0) {
-    DialectRegistry registry;
-    registry.insert<SdpaDialect, shlo::StablehloDialect,
-                    affine::AffineDialect, arith::ArithDialect,
-                    func::FuncDialect, tensor::TensorDialect>();
-    ctx = std::make_unique<MLIRContext>(registry,
-                                        MLIRContext::Threading::DISABLED);
-    ctx->loadAllAvailableDialects();
-    ctx->getDiagEngine().registerHandler([](Diagnostic &) {});
-  }
-  return *ctx;
+  return sdpa_fuzz::recycledContext(
+      [](DialectRegistry &registry) {
+        registry.insert<SdpaDialect, shlo::StablehloDialect,
+                        affine::AffineDialect, arith::ArithDialect,
+                        func::FuncDialect, tensor::TensorDialect>();
+      },
+      [](Diagnostic &) {});
 }
 
 std::string print(ModuleOp module) {
@@ -76,11 +70,10 @@ std::string print(ModuleOp module) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &ctx = context();
-  // The lexer reads up to a terminating NUL; libFuzzer's buffer has none.
-  std::string text(reinterpret_cast<const char *>(data), size);
-  ParserConfig config(&ctx);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
-  if (!module || failed(verify(*module)))
+  std::string text;
+  OwningOpRef<ModuleOp> module =
+      sdpa_fuzz::parseVerifiedInput(ctx, data, size, text);
+  if (!module)
     return 0;
 
   std::string before = print(*module);

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzInput.h"
 #include "SdpaDialect/Conversion/SdpaConversionPasses.h"
 #include "SdpaDialect/Conversion/SdpaGradPasses.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
@@ -79,23 +80,18 @@ struct Stats {
 /// attributes are uniqued forever, so a fresh context every few hundred
 /// inputs keeps memory flat.
 MLIRContext &context() {
-  static std::unique_ptr<MLIRContext> ctx;
-  static unsigned uses = 0;
-  if (!ctx || ++uses % 256 == 0) {
-    DialectRegistry registry;
-    registry.insert<SdpaDialect, affine::AffineDialect, arith::ArithDialect,
-                    func::FuncDialect, tensor::TensorDialect>();
-    registerSdpaLoweringDependencies(registry);
-    ctx = std::make_unique<MLIRContext>(registry,
-                                        MLIRContext::Threading::DISABLED);
-    ctx->loadAllAvailableDialects();
-    // Count and swallow diagnostics: bad input is expected to produce them.
-    ctx->getDiagEngine().registerHandler([](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Error)
-        ++errorCount;
-    });
-  }
-  return *ctx;
+  return sdpa_fuzz::recycledContext(
+      [](DialectRegistry &registry) {
+        registry.insert<SdpaDialect, affine::AffineDialect,
+                        arith::ArithDialect, func::FuncDialect,
+                        tensor::TensorDialect>();
+        registerSdpaLoweringDependencies(registry);
+      },
+      // Count the errors: a failed pass must have emitted one.
+      [](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          ++errorCount;
+      });
 }
 
 [[noreturn]] void fail(const char *what, StringRef pass, Operation *op) {
@@ -146,6 +142,15 @@ struct LoweringOptions {
   int64_t tileQ, tileKv, warps, stages;
   int optLevel;
 };
+
+/// A convert pass's options with the tiles of `o`.
+template <typename PassOptions>
+PassOptions tiled(const LoweringOptions &o) {
+  PassOptions options;
+  options.tileQ = o.tileQ;
+  options.tileKv = o.tileKv;
+  return options;
+}
 
 LoweringOptions forwardOptions(size_t hash) {
   // {tile-q, tile-kv, warps, stages}: the default, the other valid tilings,
@@ -251,14 +256,12 @@ void lower(ModuleOp module, int64_t tileQ, int64_t tileKv, int optLevel,
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &ctx = context();
-  // The lexer reads up to a terminating NUL, as MemoryBuffer guarantees;
-  // libFuzzer's buffer has none.
-  std::string text(reinterpret_cast<const char *>(data), size);
-  StringRef source(text);
-  ParserConfig config(&ctx);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, config);
-  if (!module || failed(verify(*module)))
+  std::string text;
+  OwningOpRef<ModuleOp> module =
+      sdpa_fuzz::parseVerifiedInput(ctx, data, size, text);
+  if (!module)
     return 0;
+  StringRef source(text);
 
   // Modules without sdpa ops are sdpa-ir-fuzzer's.
   bool hasForward = false, hasBackward = false;
@@ -272,9 +275,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (hasForward) {
     LoweringOptions o = forwardOptions(hash);
     lower(*module, o.tileQ, o.tileKv, o.optLevel, [&] {
-      ConvertSdpaToGPUOptions lowering;
-      lowering.tileQ = o.tileQ;
-      lowering.tileKv = o.tileKv;
+      auto lowering = tiled<ConvertSdpaToGPUOptions>(o);
       lowering.warps = o.warps;
       lowering.stages = o.stages;
       return createConvertSdpaToGPU(lowering);
@@ -283,10 +284,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (hasBackward) {
     LoweringOptions o = backwardOptions(hash);
     lower(*module, o.tileQ, o.tileKv, o.optLevel, [&] {
-      ConvertSdpaGradToGPUOptions lowering;
-      lowering.tileQ = o.tileQ;
-      lowering.tileKv = o.tileKv;
-      return createConvertSdpaGradToGPU(lowering);
+      return createConvertSdpaGradToGPU(
+          tiled<ConvertSdpaGradToGPUOptions>(o));
     });
   }
   return 0;
