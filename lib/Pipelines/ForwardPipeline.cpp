@@ -38,10 +38,9 @@ using namespace mlir::sdpa;
 namespace {
 struct ForwardPipelineOptions
     : public KernelPipelineOptions<ForwardPipelineOptions> {
-  Option<int64_t> tileQ{*this, "tile-q", llvm::cl::desc("Query rows per tile"),
-                        llvm::cl::init(64)};
-  Option<int64_t> tileKv{*this, "tile-kv", llvm::cl::desc("Keys per tile"),
-                         llvm::cl::init(64)};
+  ForwardPipelineOptions()
+      : KernelPipelineOptions(/*defaultTileQ=*/64, "Keys per tile") {}
+
   Option<int64_t> warps{*this, "warps", llvm::cl::desc("Warps per block"),
                         llvm::cl::init(4)};
   Option<int64_t> stages{*this, "stages",
@@ -51,18 +50,14 @@ struct ForwardPipelineOptions
 
 void buildForwardPipeline(OpPassManager &pm,
                           const ForwardPipelineOptions &options) {
-  SdpaDeriveBoundsOptions bounds;
-  bounds.tileQ = options.tileQ;
-  bounds.tileKv = options.tileKv;
-  pm.addPass(createSdpaDeriveBounds(bounds));
-
   ConvertSdpaToGPUOptions lowering;
   lowering.tileQ = options.tileQ;
   lowering.tileKv = options.tileKv;
   lowering.warps = options.warps;
   lowering.stages = options.stages;
-  pm.addPass(createConvertSdpaToGPU(lowering));
-  buildKernelsToArtifactPipeline(pm, options.getTargetOptions());
+  buildLoweringPipeline(pm, options.tileQ, options.tileKv,
+                        createConvertSdpaToGPU(lowering),
+                        options.getTargetOptions());
 }
 } // namespace
 

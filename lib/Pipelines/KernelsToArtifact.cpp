@@ -2,11 +2,14 @@
 //
 // After a convert pass has produced gpu.modules: strip the host side, lower
 // with the upstream GPU to NVVM pipeline to PTX (bare-pointer kernels), and
-// write the artifact (docs/Artifact.md).
+// write the artifact (docs/Artifact.md). Also the whole pipeline around it:
+// derive the tile schedule, run the convert pass, then the tail.
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Conversion/KernelPipelineOptions.h"
 #include "SdpaDialect/Conversion/SdpaConversionPasses.h"
+#include "SdpaDialect/SdpaPasses.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -31,4 +34,16 @@ void mlir::sdpa::buildKernelsToArtifactPipeline(
     artifact.name = target.artifactName;
     pm.addPass(createSdpaWriteArtifact(artifact));
   }
+}
+
+void mlir::sdpa::buildLoweringPipeline(OpPassManager &pm, int64_t tileQ,
+                                       int64_t tileKv,
+                                       std::unique_ptr<Pass> lowering,
+                                       const KernelTargetOptions &target) {
+  SdpaDeriveBoundsOptions bounds;
+  bounds.tileQ = tileQ;
+  bounds.tileKv = tileKv;
+  pm.addPass(createSdpaDeriveBounds(bounds));
+  pm.addPass(std::move(lowering));
+  buildKernelsToArtifactPipeline(pm, target);
 }

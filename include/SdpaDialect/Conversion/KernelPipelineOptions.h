@@ -1,8 +1,9 @@
 //===- KernelPipelineOptions.h - Options of the lowering pipelines -*- C++ -*-//
 //
 // The options sdpa-forward-pipeline and sdpa-backward-pipeline share: the
-// target (chip, PTX features, NVVM optimization level) and the artifact.
-// Each pipeline derives its options from it and adds its tiling.
+// tiles, the target (chip, PTX features, NVVM optimization level) and the
+// artifact. Each pipeline derives its options from it, gives its tile
+// defaults and adds what only it has.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +18,8 @@
 
 namespace mlir::sdpa {
 
-/// The target and artifact options of a lowering pipeline whose options are
-/// `Derived` (the CRTP of PassPipelineOptions).
+/// The tile, target and artifact options of a lowering pipeline whose
+/// options are `Derived` (the CRTP of PassPipelineOptions).
 template <typename Derived>
 struct KernelPipelineOptions : public PassPipelineOptions<Derived> {
   template <typename DataType>
@@ -40,12 +41,29 @@ struct KernelPipelineOptions : public PassPipelineOptions<Derived> {
       *this, "artifact-name",
       llvm::cl::desc("File stem of the single kernel module's artifact"),
       llvm::cl::init("")};
+  Option<int64_t> tileQ;
+  Option<int64_t> tileKv;
 
   /// These options as buildKernelsToArtifactPipeline takes them.
   KernelTargetOptions getTargetOptions() const {
     return {chip, features, optLevel, artifactDir, artifactName};
   }
+
+protected:
+  /// `tile-q` defaults to `defaultTileQ`; `tileKvHelp` (a string literal)
+  /// describes `tile-kv`, which defaults to 64.
+  KernelPipelineOptions(int64_t defaultTileQ, StringRef tileKvHelp)
+      : tileQ{*this, "tile-q", llvm::cl::desc("Query rows per tile"),
+              llvm::cl::init(defaultTileQ)},
+        tileKv{*this, "tile-kv", llvm::cl::desc(tileKvHelp),
+               llvm::cl::init(64)} {}
 };
+
+/// A whole lowering pipeline: sdpa-derive-bounds with the tiles, the convert
+/// pass `lowering`, then buildKernelsToArtifactPipeline.
+void buildLoweringPipeline(OpPassManager &pm, int64_t tileQ, int64_t tileKv,
+                           std::unique_ptr<Pass> lowering,
+                           const KernelTargetOptions &target);
 
 } // namespace mlir::sdpa
 

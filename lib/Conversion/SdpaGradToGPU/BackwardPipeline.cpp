@@ -24,25 +24,19 @@ using namespace mlir::sdpa;
 namespace {
 struct BackwardPipelineOptions
     : public KernelPipelineOptions<BackwardPipelineOptions> {
-  Option<int64_t> tileQ{*this, "tile-q", llvm::cl::desc("Query rows per tile"),
-                        llvm::cl::init(32)};
-  Option<int64_t> tileKv{*this, "tile-kv",
-                         llvm::cl::desc("Keys per tile (one warp per 16)"),
-                         llvm::cl::init(64)};
+  BackwardPipelineOptions()
+      : KernelPipelineOptions(/*defaultTileQ=*/32,
+                              "Keys per tile (one warp per 16)") {}
 };
 
 void buildBackwardPipeline(OpPassManager &pm,
                            const BackwardPipelineOptions &options) {
-  SdpaDeriveBoundsOptions bounds;
-  bounds.tileQ = options.tileQ;
-  bounds.tileKv = options.tileKv;
-  pm.addPass(createSdpaDeriveBounds(bounds));
-
   ConvertSdpaGradToGPUOptions lowering;
   lowering.tileQ = options.tileQ;
   lowering.tileKv = options.tileKv;
-  pm.addPass(createConvertSdpaGradToGPU(lowering));
-  buildKernelsToArtifactPipeline(pm, options.getTargetOptions());
+  buildLoweringPipeline(pm, options.tileQ, options.tileKv,
+                        createConvertSdpaGradToGPU(lowering),
+                        options.getTargetOptions());
 }
 } // namespace
 

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BackwardKernel.h"
+#include "QueryTileKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -21,29 +21,19 @@ using namespace mlir::sdpa;
 using namespace mlir::sdpa::detail;
 
 namespace {
-class DqConvertKernelBuilder : public KernelBuilderBase {
+class DqConvertKernelBuilder : public QueryTileKernelBuilder {
 public:
-  using KernelBuilderBase::KernelBuilderBase;
+  using QueryTileKernelBuilder::QueryTileKernelBuilder;
 
   void build(gpu::GPUFuncOp func) {
-    bindArguments(func, BackwardRole::DqConvert);
-    Value seqQ = argIndex("seq_q");
-    Value headsQ = argIndex("heads_q");
-    Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-    Value head = gpu::BlockIdOp::create(b, gpu::Dimension::y);
-    Value batch = gpu::BlockIdOp::create(b, gpu::Dimension::z);
-    Value first;
-    if (spec.packed)
-      std::tie(first, seqQ) = loadSegment("cu_seqlens_q", batch);
-    Value q0 = mul(qTile, idx(spec.tiles.q));
-    Value rows0 = rowStatsBase(batch, first, head, headsQ, seqQ);
-    Value accBase = mul(add(rows0, q0), idx(spec.headDim));
-    Value dqBase = sliceBase("dq", batch, first, head);
+    QueryTile tile = bindQueryTile(func, BackwardRole::DqConvert);
+    Value rows0 =
+        rowStatsBase(tile.batch, tile.first, tile.head, tile.headsQ, tile.seqQ);
+    Value accBase = mul(add(rows0, tile.q0), idx(spec.headDim));
+    Value dqBase = sliceBase("dq", tile.batch, tile.first, tile.head);
     Value dqStrideS = argIndex("dq_stride_s");
-    dqBase = add(dqBase, mul(q0, dqStrideS));
-    Value rows = arith::MinUIOp::create(
-        b, idx(spec.tiles.q),
-        sub(arith::MaxUIOp::create(b, seqQ, q0), q0));
+    dqBase = add(dqBase, mul(tile.q0, dqStrideS));
+    Value rows = rowsInTile(tile);
     Value limit = mul(rows, idx(spec.headDim));
     scf::ForOp::create(
         b, tid, limit, idx(spec.rowThreads()), ValueRange{},

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BackwardKernel.h"
+#include "QueryTileKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -31,26 +31,18 @@ using namespace mlir::sdpa;
 using namespace mlir::sdpa::detail;
 
 namespace {
-class PreprocessKernelBuilder : public KernelBuilderBase {
+class PreprocessKernelBuilder : public QueryTileKernelBuilder {
 public:
-  using KernelBuilderBase::KernelBuilderBase;
+  using QueryTileKernelBuilder::QueryTileKernelBuilder;
 
   void build(gpu::GPUFuncOp func) {
-    bindArguments(func, BackwardRole::Preprocess);
-    // seq_q: the (longest) sequence length, of the counters' row.
-    Value seqQMax = argIndex("seq_q");
-    Value headsQ = argIndex("heads_q");
-    Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-    Value head = gpu::BlockIdOp::create(b, gpu::Dimension::y);
-    Value batch = gpu::BlockIdOp::create(b, gpu::Dimension::z);
-    Value seqQ = seqQMax, first;
-    if (spec.packed)
-      std::tie(first, seqQ) = loadSegment("cu_seqlens_q", batch);
-    Value q0 = mul(qTile, idx(spec.tiles.q));
-    Value bh = add(mul(batch, headsQ), head);
-    Value rows0 = rowStatsBase(batch, first, head, headsQ, seqQ);
-    Value oBase = sliceBase("o", batch, first, head);
-    Value doBase = sliceBase("do", batch, first, head);
+    QueryTile tile = bindQueryTile(func, BackwardRole::Preprocess);
+    Value seqQ = tile.seqQ, q0 = tile.q0;
+    Value bh = add(mul(tile.batch, tile.headsQ), tile.head);
+    Value rows0 =
+        rowStatsBase(tile.batch, tile.first, tile.head, tile.headsQ, seqQ);
+    Value oBase = sliceBase("o", tile.batch, tile.first, tile.head);
+    Value doBase = sliceBase("do", tile.batch, tile.first, tile.head);
     Value oStrideS = argIndex("o_stride_s"), doStrideS = argIndex("do_stride_s");
 
     // Delta: one thread per row of the tile.
@@ -89,11 +81,7 @@ public:
 
     // dq_accum rows of the tile := 0.
     Value accBase = mul(add(rows0, q0), idx(spec.headDim));
-    Value limit = mul(arith::MinUIOp::create(
-                          b, idx(spec.tiles.q),
-                          arith::SubIOp::create(
-                              b, arith::MaxUIOp::create(b, seqQ, q0), q0)),
-                      idx(spec.headDim));
+    Value limit = mul(rowsInTile(tile), idx(spec.headDim));
     scf::ForOp::create(
         b, tid, limit, idx(spec.rowThreads()), ValueRange{},
         [&](OpBuilder &, Location, Value e, ValueRange) {
@@ -103,13 +91,14 @@ public:
         });
 
     if (spec.deterministic) {
+      // seq_q: the (longest) sequence length, of the counters' row.
       Value qTiles =
-          arith::CeilDivUIOp::create(b, seqQMax, idx(spec.tiles.q));
+          arith::CeilDivUIOp::create(b, tile.seqQMax, idx(spec.tiles.q));
       Value first = cmp(arith::CmpIPredicate::eq, tid, idx(0));
       scf::IfOp::create(b, first, [&](OpBuilder &, Location) {
         Value zero = arith::ConstantOp::create(b, b.getI32IntegerAttr(0));
         memref::StoreOp::create(b, zero, args["relay_counters"],
-                                ValueRange{add(mul(bh, qTiles), qTile)});
+                                ValueRange{add(mul(bh, qTiles), tile.qTile)});
         scf::YieldOp::create(b);
       });
     }
