@@ -6,6 +6,8 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/sdpa_bwd_0.manifest
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_bwd_0.ptx -o %t/d64.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_bwd_1.ptx -o %t/d128.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: FileCheck %s --check-prefix=PTX < %t/sdpa_bwd_2.ptx
+// RUN: %ptxas -arch=sm_80 -v %t/sdpa_bwd_2.ptx -o %t/gqa.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 /// The gpt-oss backward in bf16 (causal window of 128 keys, deterministic)
 /// at head_dim 64 and 128 with the default tiles (Tq = 32, Tk = 64): the
@@ -14,13 +16,9 @@
 /// (measured, ptxas 13.0: main kernel 167-168 registers at d = 64, 254-255
 /// at d = 128; the d = 128 dK, dV accumulators alone take 128 registers).
 ///
-/// Not every band is this lucky (f16 alike, and already before bf16):
-/// with GQA 4/2, deterministic, dense, the main kernel spills at the
-/// default tiles for full attention at d = 128 (4 bytes; none at tile-q=16
-/// or tile-kv=32) and for a bottom-right window of 128 keys at d = 64
-/// (12 bytes; none at tile-q=16 or tile-kv=32) and d = 128 (32 bytes; 24
-/// at 16x64, 32x32, 16x32: no spill-free tile shape found), while their
-/// thd forms do not spill.
+/// The third, GQA 4/2 with a bottom-right window at d = 128, used to spill
+/// (32 bytes) while only Tq/16 of the warps formed the dQ partial; with
+/// every warp sharing its fragments it assembles without spills too.
 
 // PTX: .target sm_80
 // PTX-LABEL: .visible .entry sdpa_bwd_main(
@@ -53,4 +51,11 @@ func.func @d128(%q: tensor<1x8x?x128xbf16>, %lse: tensor<1x8x?xf32>) -> tensor<1
       : tensor<1x8x?x128xbf16>, tensor<1x8x?x128xbf16>, tensor<1x8x?x128xbf16>, tensor<1x8x?x128xbf16>, tensor<1x8x?x128xbf16>, tensor<1x8x?xf32>
       -> tensor<1x8x?x128xbf16>, tensor<1x8x?x128xbf16>, tensor<1x8x?x128xbf16>
   return %dq : tensor<1x8x?x128xbf16>
+}
+
+func.func @gqa_bottom_right_d128(%q: tensor<2x4x?x128xbf16>, %k: tensor<2x2x?x128xbf16>, %lse: tensor<2x4x?xf32>) -> tensor<2x4x?x128xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %k, %k, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = bottom_right>, deterministic}
+      : tensor<2x4x?x128xbf16>, tensor<2x2x?x128xbf16>, tensor<2x2x?x128xbf16>, tensor<2x4x?x128xbf16>, tensor<2x4x?x128xbf16>, tensor<2x4x?xf32>
+      -> tensor<2x4x?x128xbf16>, tensor<2x2x?x128xbf16>, tensor<2x2x?x128xbf16>
+  return %dq : tensor<2x4x?x128xbf16>
 }
