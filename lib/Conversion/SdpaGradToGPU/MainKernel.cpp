@@ -286,12 +286,14 @@ void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {
         dk = arith::MulFOp::create(b, dk, scale);
         Value dv = vector::ExtractOp::create(b, acc.dV[dn],
                                              ArrayRef<int64_t>{i});
-        vector::StoreOp::create(
-            b, arith::TruncFOp::create(b, pairType, dk), args["dk"],
-            ValueRange{add(dkBase, add(mul(key, dkStrideS), col))});
-        vector::StoreOp::create(
-            b, arith::TruncFOp::create(b, pairType, dv), args["dv"],
-            ValueRange{add(dvBase, add(mul(key, dvStrideS), col))});
+        // One statement per op: the IR's order must not depend on the
+        // compiler's order of evaluating arguments.
+        Value dkAt = add(dkBase, add(mul(key, dkStrideS), col));
+        Value dkPair = arith::TruncFOp::create(b, pairType, dk);
+        vector::StoreOp::create(b, dkPair, args["dk"], ValueRange{dkAt});
+        Value dvAt = add(dvBase, add(mul(key, dvStrideS), col));
+        Value dvPair = arith::TruncFOp::create(b, pairType, dv);
+        vector::StoreOp::create(b, dvPair, args["dv"], ValueRange{dvAt});
       }
       scf::YieldOp::create(b);
     });
