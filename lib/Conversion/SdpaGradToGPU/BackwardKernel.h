@@ -15,6 +15,7 @@
 #ifndef SDPA_LIB_CONVERSION_SDPAGRADTOGPU_BACKWARDKERNEL_H
 #define SDPA_LIB_CONVERSION_SDPAGRADTOGPU_BACKWARDKERNEL_H
 
+#include "SdpaDialect/Conversion/KernelArith.h"
 #include "SdpaDialect/Conversion/SdpaGradToGPU.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "llvm/ADT/StringMap.h"
@@ -26,30 +27,16 @@ namespace mlir::sdpa::detail {
 constexpr int64_t kFlatExtent = int64_t(1) << 40;
 
 /// Helpers shared by the three kernel builders.
-class KernelBuilderBase {
+class KernelBuilderBase : public KernelArith {
 public:
   KernelBuilderBase(ImplicitLocOpBuilder &b, const BackwardKernelSpec &spec)
-      : b(b), spec(spec) {}
+      : KernelArith(b), spec(spec) {}
 
 protected:
   /// Binds the kernel's arguments by parameter name.
   void bindArguments(gpu::GPUFuncOp func, BackwardRole role);
   /// The argument `name` as an index.
   Value argIndex(StringRef name);
-
-  Value idx(int64_t v);
-  Value f32(double v);
-  Value add(Value x, Value y);
-  Value sub(Value x, Value y);
-  Value mul(Value x, Value y);
-  Value divu(Value x, Value y);
-  Value remu(Value x, Value y);
-  Value cmp(arith::CmpIPredicate pred, Value x, Value y);
-  Value select(Value cond, Value x, Value y);
-  /// f32 arithmetic.
-  Value fadd(Value x, Value y);
-  Value fsub(Value x, Value y);
-  Value fmul(Value x, Value y);
 
   /// A [rows][cols] view of elements of `elem` type at byte `offset` of the
   /// dynamic shared memory.
@@ -102,7 +89,6 @@ protected:
 
   Value lane();
 
-  ImplicitLocOpBuilder &b;
   const BackwardKernelSpec &spec;
   llvm::StringMap<Value> args;
   Value tid;

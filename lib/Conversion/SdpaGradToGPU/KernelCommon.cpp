@@ -32,43 +32,6 @@ Value KernelBuilderBase::argIndex(StringRef name) {
   return arith::IndexCastOp::create(b, b.getIndexType(), args[name]);
 }
 
-Value KernelBuilderBase::idx(int64_t v) {
-  return arith::ConstantIndexOp::create(b, v);
-}
-Value KernelBuilderBase::f32(double v) {
-  return arith::ConstantOp::create(b, b.getF32FloatAttr(v));
-}
-Value KernelBuilderBase::add(Value x, Value y) {
-  return arith::AddIOp::create(b, x, y);
-}
-Value KernelBuilderBase::sub(Value x, Value y) {
-  return arith::SubIOp::create(b, x, y);
-}
-Value KernelBuilderBase::mul(Value x, Value y) {
-  return arith::MulIOp::create(b, x, y);
-}
-Value KernelBuilderBase::divu(Value x, Value y) {
-  return arith::DivUIOp::create(b, x, y);
-}
-Value KernelBuilderBase::remu(Value x, Value y) {
-  return arith::RemUIOp::create(b, x, y);
-}
-Value KernelBuilderBase::cmp(arith::CmpIPredicate pred, Value x, Value y) {
-  return arith::CmpIOp::create(b, pred, x, y);
-}
-Value KernelBuilderBase::select(Value cond, Value x, Value y) {
-  return arith::SelectOp::create(b, cond, x, y);
-}
-Value KernelBuilderBase::fadd(Value x, Value y) {
-  return arith::AddFOp::create(b, x, y);
-}
-Value KernelBuilderBase::fsub(Value x, Value y) {
-  return arith::SubFOp::create(b, x, y);
-}
-Value KernelBuilderBase::fmul(Value x, Value y) {
-  return arith::MulFOp::create(b, x, y);
-}
-
 Value KernelBuilderBase::lane() {
   return remu(tid, idx(sm80::kWarpSize));
 }

@@ -41,22 +41,6 @@ SoftmaxState SoftmaxState::unflatten(ValueRange values, int64_t rows,
   return state;
 }
 
-Value ForwardKernelBuilder::idx(int64_t value) {
-  return arith::ConstantIndexOp::create(b, value);
-}
-
-Value ForwardKernelBuilder::f32(double value) {
-  return arith::ConstantOp::create(b, b.getF32FloatAttr(value));
-}
-
-Value ForwardKernelBuilder::add(Value x, Value y) {
-  return arith::AddIOp::create(b, x, y);
-}
-
-Value ForwardKernelBuilder::mul(Value x, Value y) {
-  return arith::MulIOp::create(b, x, y);
-}
-
 SmallVector<KernelParam>
 mlir::sdpa::getForwardKernelParams(const ForwardKernelSpec &spec) {
   using Kind = KernelParam::Kind;

@@ -12,6 +12,7 @@
 #ifndef SDPA_LIB_CONVERSION_SDPATOGPU_FORWARDKERNEL_H
 #define SDPA_LIB_CONVERSION_SDPATOGPU_FORWARDKERNEL_H
 
+#include "SdpaDialect/Conversion/KernelArith.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
@@ -35,10 +36,10 @@ struct SoftmaxState {
 /// [rowTile][half][colBlock][elem] (see ForwardKernelBuilder::scoreIndex).
 using Scores = SmallVector<Value>;
 
-class ForwardKernelBuilder {
+class ForwardKernelBuilder : public KernelArith {
 public:
   ForwardKernelBuilder(ImplicitLocOpBuilder &b, const ForwardKernelSpec &spec)
-      : b(b), spec(spec) {}
+      : KernelArith(b), spec(spec) {}
 
   /// Emits the whole body of `func` (its entry block is the insertion point).
   void build(gpu::GPUFuncOp func);
@@ -110,13 +111,6 @@ private:
   //===--- Epilogue.cpp ---------------------------------------------------===//
   void emitEpilogue(SoftmaxState &state);
 
-  //===--- helpers --------------------------------------------------------===//
-  Value idx(int64_t v);
-  Value f32(double v);
-  Value add(Value x, Value y);
-  Value mul(Value x, Value y);
-
-  ImplicitLocOpBuilder &b;
   const ForwardKernelSpec &spec;
 
   // Kernel arguments and derived values (index unless noted).

@@ -1,0 +1,42 @@
+//===- KernelArith.h - Scalar arithmetic for the kernel builders -*- C++ -*-===//
+//
+// The index and f32 arithmetic the forward and backward kernel builders
+// write their bodies with: one op per call, at the builder's location.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_CONVERSION_KERNELARITH_H
+#define SDPADIALECT_CONVERSION_KERNELARITH_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir::sdpa {
+
+/// Base of the kernel builders: `b` and short names for arith ops.
+class KernelArith {
+public:
+  explicit KernelArith(ImplicitLocOpBuilder &b) : b(b) {}
+
+  /// Constants: an `index`, an `f32`.
+  Value idx(int64_t v);
+  Value f32(double v);
+  /// Index arithmetic (unsigned division and remainder).
+  Value add(Value x, Value y);
+  Value sub(Value x, Value y);
+  Value mul(Value x, Value y);
+  Value divu(Value x, Value y);
+  Value remu(Value x, Value y);
+  Value cmp(arith::CmpIPredicate pred, Value x, Value y);
+  Value select(Value cond, Value x, Value y);
+  /// f32 arithmetic.
+  Value fadd(Value x, Value y);
+  Value fsub(Value x, Value y);
+  Value fmul(Value x, Value y);
+
+  ImplicitLocOpBuilder &b;
+};
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_CONVERSION_KERNELARITH_H

@@ -1,0 +1,43 @@
+//===- KernelArith.cpp - Scalar arithmetic for the kernel builders --------===//
+
+#include "SdpaDialect/Conversion/KernelArith.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+
+Value KernelArith::idx(int64_t v) {
+  return arith::ConstantIndexOp::create(b, v);
+}
+Value KernelArith::f32(double v) {
+  return arith::ConstantOp::create(b, b.getF32FloatAttr(v));
+}
+Value KernelArith::add(Value x, Value y) {
+  return arith::AddIOp::create(b, x, y);
+}
+Value KernelArith::sub(Value x, Value y) {
+  return arith::SubIOp::create(b, x, y);
+}
+Value KernelArith::mul(Value x, Value y) {
+  return arith::MulIOp::create(b, x, y);
+}
+Value KernelArith::divu(Value x, Value y) {
+  return arith::DivUIOp::create(b, x, y);
+}
+Value KernelArith::remu(Value x, Value y) {
+  return arith::RemUIOp::create(b, x, y);
+}
+Value KernelArith::cmp(arith::CmpIPredicate pred, Value x, Value y) {
+  return arith::CmpIOp::create(b, pred, x, y);
+}
+Value KernelArith::select(Value cond, Value x, Value y) {
+  return arith::SelectOp::create(b, cond, x, y);
+}
+Value KernelArith::fadd(Value x, Value y) {
+  return arith::AddFOp::create(b, x, y);
+}
+Value KernelArith::fsub(Value x, Value y) {
+  return arith::SubFOp::create(b, x, y);
+}
+Value KernelArith::fmul(Value x, Value y) {
+  return arith::MulFOp::create(b, x, y);
+}
