@@ -11,6 +11,7 @@
 
 #include "SdpaDialect/Analysis/Band.h"
 #include "SdpaDialect/Analysis/TileBounds.h"
+#include "SdpaDialect/Conversion/KernelParam.h"
 #include "SdpaDialect/Conversion/Sm80.h"
 #include "SdpaDialect/SdpaOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -75,13 +76,6 @@ struct BackwardKernelSpec {
 FailureOr<BackwardKernelSpec>
 getBackwardKernelSpec(AttentionGradOp op, const BackwardKernelOptions &options);
 
-/// One backward kernel parameter (docs/Artifact.md names and types).
-struct BackwardParam {
-  enum class Kind { Ptr, I32, I64 };
-  std::string name;
-  Kind kind;
-};
-
 /// The three backward kernels, in launch order.
 enum class BackwardRole { Preprocess, Main, DqConvert };
 
@@ -90,7 +84,7 @@ StringRef getBackwardRoleName(BackwardRole role);
 StringRef getBackwardKernelName(BackwardRole role);
 
 /// The parameters of the kernel of `role`, in order.
-SmallVector<BackwardParam> getBackwardKernelParams(const BackwardKernelSpec &spec,
+SmallVector<KernelParam> getBackwardKernelParams(const BackwardKernelSpec &spec,
                                                    BackwardRole role);
 
 /// Builds `gpu.module @moduleName` holding the three backward kernels at

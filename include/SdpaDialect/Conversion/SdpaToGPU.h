@@ -11,6 +11,7 @@
 
 #include "SdpaDialect/Analysis/Band.h"
 #include "SdpaDialect/Analysis/TileBounds.h"
+#include "SdpaDialect/Conversion/KernelParam.h"
 #include "SdpaDialect/Conversion/Sm80.h"
 #include "SdpaDialect/SdpaOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -71,13 +72,6 @@ struct ForwardKernelSpec {
 /// error naming what the lowering does not support and fails.
 FailureOr<ForwardKernelSpec>
 getForwardKernelSpec(AttentionOp op, const ForwardKernelOptions &options);
-
-/// One kernel parameter, in order (docs/Artifact.md names and types).
-struct KernelParam {
-  enum class Kind { Ptr, I32, I64 };
-  std::string name;
-  Kind kind;
-};
 
 /// The parameters of the forward kernel of `spec`, in order: the dense list,
 /// with cu_seqlens_q and cu_seqlens_kv after lse for packed sequences.

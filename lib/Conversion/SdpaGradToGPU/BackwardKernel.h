@@ -22,9 +22,6 @@
 
 namespace mlir::sdpa::detail {
 
-/// Static extent of the flat global memrefs: kernels index them with runtime
-/// offsets; the bare-pointer convention needs a static shape.
-constexpr int64_t kFlatExtent = int64_t(1) << 40;
 
 /// Helpers shared by the three kernel builders.
 class KernelBuilderBase : public KernelArith {

@@ -84,11 +84,11 @@ StringRef mlir::sdpa::getBackwardKernelName(BackwardRole role) {
   llvm_unreachable("unknown role");
 }
 
-SmallVector<BackwardParam>
+SmallVector<KernelParam>
 mlir::sdpa::getBackwardKernelParams(const BackwardKernelSpec &spec,
                                     BackwardRole role) {
-  using Kind = BackwardParam::Kind;
-  SmallVector<BackwardParam> params;
+  using Kind = KernelParam::Kind;
+  SmallVector<KernelParam> params;
   auto ptrs = [&](ArrayRef<StringRef> names) {
     for (StringRef name : names)
       params.push_back({name.str(), Kind::Ptr});
@@ -158,21 +158,9 @@ static gpu::GPUFuncOp buildKernel(OpBuilder &builder, Location loc,
                                   const BackwardKernelSpec &spec,
                                   BackwardRole role) {
   MLIRContext *ctx = builder.getContext();
-  SmallVector<Type> types;
-  for (const BackwardParam &param : getBackwardKernelParams(spec, role)) {
-    switch (param.kind) {
-    case BackwardParam::Kind::Ptr:
-      types.push_back(MemRefType::get({sdpa::detail::kFlatExtent},
-                                      getPointeeType(ctx, spec, param.name)));
-      break;
-    case BackwardParam::Kind::I32:
-      types.push_back(builder.getI32Type());
-      break;
-    case BackwardParam::Kind::I64:
-      types.push_back(builder.getI64Type());
-      break;
-    }
-  }
+  SmallVector<Type> types = getKernelParamTypes(
+      ctx, getBackwardKernelParams(spec, role),
+      [&](StringRef name) { return getPointeeType(ctx, spec, name); });
   auto func = gpu::GPUFuncOp::create(builder, loc, getBackwardKernelName(role),
                                      FunctionType::get(ctx, types, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
@@ -240,12 +228,9 @@ std::string mlir::sdpa::buildBackwardManifest(const BackwardKernelSpec &spec) {
     os << "shared_bytes " << (isMain ? spec.sharedBytes() : 0) << "\n";
     os << "grid " << (isMain ? "kv_tiles heads_kv" : "q_tiles heads_q")
        << " batch\n";
-    for (const BackwardParam &param : getBackwardKernelParams(spec, role)) {
-      StringRef type = param.kind == BackwardParam::Kind::Ptr   ? "ptr"
-                       : param.kind == BackwardParam::Kind::I32 ? "i32"
-                                                                : "i64";
-      os << "param " << param.name << " " << type << "\n";
-    }
+    for (const KernelParam &param : getBackwardKernelParams(spec, role))
+      os << "param " << param.name << " " << getKernelParamTypeName(param.kind)
+         << "\n";
   }
   return text;
 }

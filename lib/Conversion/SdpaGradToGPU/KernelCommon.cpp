@@ -21,7 +21,7 @@ using namespace mlir::sdpa;
 using namespace mlir::sdpa::detail;
 
 void KernelBuilderBase::bindArguments(gpu::GPUFuncOp func, BackwardRole role) {
-  SmallVector<BackwardParam> params = getBackwardKernelParams(spec, role);
+  SmallVector<KernelParam> params = getBackwardKernelParams(spec, role);
   for (auto [param, value] : llvm::zip(params, func.getArguments()))
     args[param.name] = value;
   tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);

@@ -20,10 +20,6 @@ using namespace mlir;
 using namespace mlir::sdpa;
 using namespace mlir::sdpa::detail;
 
-/// Static extent of the flat global memrefs: the kernel indexes them with
-/// runtime offsets; the bare-pointer convention needs a static shape.
-static constexpr int64_t kFlatExtent = int64_t(1) << 40;
-
 SmallVector<Value> SoftmaxState::flatten() const {
   SmallVector<Value> values(rowMax);
   llvm::append_range(values, rowSum);
@@ -65,27 +61,14 @@ mlir::sdpa::getForwardKernelParams(const ForwardKernelSpec &spec) {
 /// The gpu.func argument type of each parameter.
 static SmallVector<Type> getParamTypes(MLIRContext *ctx,
                                        const ForwardKernelSpec &spec) {
-  SmallVector<Type> types;
-  for (const KernelParam &param : getForwardKernelParams(spec)) {
-    switch (param.kind) {
-    case KernelParam::Kind::Ptr: {
-      Type elem = spec.elementType;
-      if (param.name == "lse")
-        elem = Float32Type::get(ctx);
-      else if (StringRef(param.name).starts_with("cu_seqlens_"))
-        elem = IntegerType::get(ctx, 32);
-      types.push_back(MemRefType::get({kFlatExtent}, elem));
-      break;
-    }
-    case KernelParam::Kind::I32:
-      types.push_back(IntegerType::get(ctx, 32));
-      break;
-    case KernelParam::Kind::I64:
-      types.push_back(IntegerType::get(ctx, 64));
-      break;
-    }
-  }
-  return types;
+  return getKernelParamTypes(
+      ctx, getForwardKernelParams(spec), [&](StringRef name) -> Type {
+        if (name == "lse")
+          return Float32Type::get(ctx);
+        if (name.starts_with("cu_seqlens_"))
+          return IntegerType::get(ctx, 32);
+        return spec.elementType;
+      });
 }
 
 void ForwardKernelBuilder::emitSetup(gpu::GPUFuncOp func) {

@@ -101,10 +101,8 @@ std::string mlir::sdpa::buildForwardManifest(const ForwardKernelSpec &spec,
   os << "shared_bytes " << spec.sharedBytes() << "\n";
   os << "grid q_tiles heads_q batch\n";
   for (const KernelParam &param : getForwardKernelParams(spec)) {
-    StringRef type = param.kind == KernelParam::Kind::Ptr   ? "ptr"
-                     : param.kind == KernelParam::Kind::I32 ? "i32"
-                                                            : "i64";
-    os << "param " << param.name << " " << type << "\n";
+    os << "param " << param.name << " " << getKernelParamTypeName(param.kind)
+       << "\n";
   }
   return text;
 }
