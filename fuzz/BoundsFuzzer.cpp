@@ -7,7 +7,7 @@
 // grid (which has up to 2^62 cells):
 //
 //  * every range lies inside the tile grid, and the forward, backward and
-//    interior ranges of sampled tiles equal the closed forms of
+//    (both) interior ranges of sampled tiles equal the closed forms of
 //    SEMANTICS.md §3, computed here independently in plain integers;
 //  * forward and backward are transposes on sampled pairs, chosen around the
 //    edges of the ranges: u in fwd(t) iff t in bwd(u);
@@ -185,6 +185,14 @@ struct Evaluator {
     return clampRange(evaluateMaxMap(maps.qBegin, u, s),
                       evaluateMinMap(maps.qEnd, u, s), 0, numQTiles);
   }
+  TileRange backwardInterior(int64_t u) const {
+    int64_t s[] = {c.seqQ, c.seqKv};
+    TileRange q = backward(u);
+    if (!isFullKeyTile(u, c.tiles, c.seqKv))
+      return {q.end, q.end};
+    return clampRange(evaluateMaxMap(maps.qInteriorBegin, u, s),
+                      evaluateMinMap(maps.qInteriorEnd, u, s), q.begin, q.end);
+  }
   int64_t kvFirst(int64_t t) const {
     int64_t s[] = {c.seqQ, c.seqKv};
     return evaluateMaxMap(maps.kvFirst, t, s);
@@ -278,6 +286,22 @@ void checkKeyTile(const Case &c, const Evaluator &eval, int64_t u) {
   check(sameRange(q, expected), "backward range " + rangeStr(q) +
                                     " != reference " + rangeStr(expected) +
                                     at);
+  TileRange interior = eval.backwardInterior(u);
+  check(q.begin <= interior.begin && interior.begin <= interior.end &&
+            interior.end <= q.end,
+        "backward interior " + rangeStr(interior) + " outside " +
+            rangeStr(q) + at);
+  // The backward interior is the forward interior transposed; check its
+  // edges and their neighbours against the reference.
+  for (int64_t t : {interior.begin - 1, interior.begin, interior.end - 1,
+                    interior.end, q.begin, q.end - 1}) {
+    if (t < q.begin || t >= q.end)
+      continue;
+    check(interior.contains(t) == referenceInterior(c, t, u) &&
+              interior.contains(t) == eval.interior(t).contains(u),
+          "backward interior " + rangeStr(interior) + " wrong at q_tile=" +
+              std::to_string(t) + at);
+  }
   for (int64_t t :
        {q.begin - 1, q.begin, q.begin + 1, q.end - 2, q.end - 1, q.end}) {
     if (t < 0 || t >= eval.numQTiles)
@@ -315,6 +339,11 @@ void checkBruteForce(const Case &c, const ScheduleMaps &maps) {
                 std::to_string(u) + ")");
       check(table.backward[u].q.contains(t) == v,
             "brute force: backward wrong at pair (" + std::to_string(t) +
+                "," + std::to_string(u) + ")");
+      bool interior = referenceInterior(c, t, u);
+      check(table.forward[t].interior.contains(u) == interior &&
+                table.backward[u].interior.contains(t) == interior,
+            "brute force: interior wrong at pair (" + std::to_string(t) +
                 "," + std::to_string(u) + ")");
     }
     check(table.relay[t].visitors == table.forward[t].kv.size(),
@@ -384,7 +413,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   for (int64_t u : kvTiles) {
     checkKeyTile(c, eval, u);
-    check(eval.backward(u) == evalFixed.backward(u),
+    check(eval.backward(u) == evalFixed.backward(u) &&
+              eval.backwardInterior(u) == evalFixed.backwardInterior(u),
           "specialized maps disagree at kv_tile=" + std::to_string(u));
   }
 
@@ -414,8 +444,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           "canonical band has another schedule at q_tile=" +
               std::to_string(t));
   }
+  // The backward interiors compared on full query tiles, for the same reason.
+  int64_t fullQTiles = c.seqQ / c.tiles.q;
+  auto onFullTiles = [&](TileRange r) {
+    return clampRange(r.begin, std::min(r.end, fullQTiles), 0, fullQTiles);
+  };
   for (int64_t u : kvTiles)
-    check(sameRange(eval.backward(u), evalCanonical.backward(u)),
+    check(sameRange(eval.backward(u), evalCanonical.backward(u)) &&
+              sameRange(onFullTiles(eval.backwardInterior(u)),
+                        onFullTiles(evalCanonical.backwardInterior(u))),
           "canonical band has another schedule at kv_tile=" +
               std::to_string(u));
 

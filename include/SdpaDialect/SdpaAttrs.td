@@ -104,6 +104,12 @@ def Sdpa_ScheduleAttr : Sdpa_Attr<"Schedule", "schedule"> {
       `interior_end = min(Skv floordiv Tk, (q0 + delta + R + 1) floordiv Tk)`;
     * backward: key tile `u` visits query tiles `[q_begin(u), q_end(u))`,
       the same relation transposed;
+    * backward interior: a full key tile `u` (`u < Skv floordiv Tk`) needs
+      no cell mask at `[q_interior_begin(u), q_interior_end(u))`,
+      `q_interior_begin = max(0, (k0 + Tk - 1 - delta - R) ceildiv Tq)`,
+      `q_interior_end = min(Sq ceildiv Tq, (k0 - delta + L + 1) floordiv Tq)`
+      (the forward interior transposed; a partial key tile has none, its
+      keys past `Skv` need the mask);
     * relay: `kv_first(t) = max(0, (q0 + delta - L) floordiv Tk)` and
       `relay_turn(u, t) = u - kv_first(t)`, which folds to `u` without a
       left edge.
@@ -121,6 +127,8 @@ def Sdpa_ScheduleAttr : Sdpa_Attr<"Schedule", "schedule"> {
     "::mlir::AffineMap":$interior_end,
     "::mlir::AffineMap":$q_begin,
     "::mlir::AffineMap":$q_end,
+    "::mlir::AffineMap":$q_interior_begin,
+    "::mlir::AffineMap":$q_interior_end,
     "::mlir::AffineMap":$kv_first,
     "::mlir::AffineMap":$relay_turn);
   let assemblyFormat = "`<` struct(params) `>`";
@@ -130,13 +138,15 @@ def Sdpa_ScheduleAttr : Sdpa_Attr<"Schedule", "schedule"> {
     }
     ::mlir::sdpa::ScheduleMaps getMaps() const {
       return {getKvBegin(), getKvEnd(), getInteriorBegin(), getInteriorEnd(),
-              getQBegin(), getQEnd(), getKvFirst(), getRelayTurn()};
+              getQBegin(), getQEnd(), getQInteriorBegin(),
+              getQInteriorEnd(), getKvFirst(), getRelayTurn()};
     }
     static ScheduleAttr get(::mlir::MLIRContext *context,
                             ::mlir::sdpa::TileShape tiles,
                             const ::mlir::sdpa::ScheduleMaps &maps) {
       return get(context, tiles.q, tiles.kv, maps.kvBegin, maps.kvEnd,
                  maps.interiorBegin, maps.interiorEnd, maps.qBegin, maps.qEnd,
+                 maps.qInteriorBegin, maps.qInteriorEnd,
                  maps.kvFirst, maps.relayTurn);
     }
   }];

@@ -44,14 +44,17 @@ def SdpaMaterializeBounds : Pass<"sdpa-materialize-bounds", "::mlir::ModuleOp"> 
 
         @<func>_sdpa<i>_forward_bounds(%t, %sq, %skv)
             -> (kv_begin, kv_end, interior_begin, interior_end)
-        @<func>_sdpa<i>_backward_bounds(%u, %sq, %skv) -> (q_begin, q_end)
+        @<func>_sdpa<i>_backward_bounds(%u, %sq, %skv)
+            -> (q_begin, q_end, q_interior_begin, q_interior_end)
         @<func>_sdpa<i>_relay_turn(%u, %t, %sq, %skv) -> turn
 
     with `kv_begin <= interior_begin <= interior_end <= kv_end` and
-    `q_begin <= q_end`. Host code of a compiler stack can call them, e.g. to
+    `q_begin <= q_interior_begin <= q_interior_end <= q_end` (the backward
+    interior is empty, at `q_end`, for a partial key tile). Host code of a compiler stack can call them, e.g. to
     size work queues; lit tests read them.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect"];
 }
 
@@ -67,7 +70,7 @@ def SdpaPrintSchedule : Pass<"sdpa-print-schedule"> {
 
     and `sdpa.attention_grad` the backward visits and the dQ relay:
 
-        sdpa.schedule bwd kv_tile=<u> q=[<lo>,<hi>)
+        sdpa.schedule bwd kv_tile=<u> q=[<lo>,<hi>) interior=[<a>,<b>)
         sdpa.schedule relay q_tile=<t> first=<kv_first> visitors=<count>
 
     An empty range prints with lo = hi. For THD ops (and dense ops with

@@ -13,6 +13,8 @@
 //                          [top-left] k0 - delta - R - Sq + 1 + (Sq - 1) floordiv Tq)
 //   qEnd(u)          = min(Sq ceildiv Tq, (k0 + Tk - 1 - delta + L) floordiv Tq + 1,
 //                          [top-left] (Skv - 1 + L) floordiv Tq + 1)
+//   qInteriorBegin(u)= max(0, (k0 + Tk - 1 - delta - R) ceildiv Tq)
+//   qInteriorEnd(u)  = min(Sq ceildiv Tq, (k0 - delta + L + 1) floordiv Tq)
 //   kvFirst(t)       = max(0, (q0 + delta - L) floordiv Tk)
 //   turn(u, t)       = min(u, u - (q0 + delta - L) floordiv Tk)
 //
@@ -23,6 +25,12 @@
 // accounts for the last, partial tile and is dominated under bottom-right
 // alignment. Interior tiles are judged on the tile's nominal rows and need a
 // full key tile: every real row then sees every key without a cell mask.
+// The backward interior is the same relation read from the key tile: the
+// maps bound the nominal rows, and the key tile's fullness (u < Skv floordiv
+// Tk) is a property of the program, applied by the consumers
+// (evaluateSchedule, buildBackwardBounds): a partial key tile has no
+// interior. Rows past Sq need no mask in the backward either, because the
+// kernel gives them P = 0 through their row statistics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,6 +127,18 @@ struct ScheduleBuilder {
     }
     maps.qEnd = map(1, qEnd);
 
+    // Backward interior: every nominal row of tile t sees every key of tile
+    // u (the forward interior with the roles of L, R swapped).
+    SmallVector<AffineExpr> qInteriorBegin{constant(0)};
+    if (right)
+      qInteriorBegin.push_back(
+          (k0 + tiles.kv - 1 - delta() - *right).ceilDiv(tiles.q));
+    maps.qInteriorBegin = map(1, qInteriorBegin);
+    SmallVector<AffineExpr> qInteriorEnd{seqQ.ceilDiv(tiles.q)};
+    if (left)
+      qInteriorEnd.push_back((k0 - delta() + *left + 1).floorDiv(tiles.q));
+    maps.qInteriorEnd = map(1, qInteriorEnd);
+
     // Relay: the first visitor of query tile t and the turn of visitor u.
     maps.kvFirst = map(1, rangeBegin(kvFirstKey, seqKv, tiles.kv,
                                      /*mayStartPastEnd=*/false));
@@ -144,6 +164,8 @@ ScheduleMaps transformMaps(const ScheduleMaps &maps, Fn fn) {
   out.interiorEnd = fn(maps.interiorEnd, false);
   out.qBegin = fn(maps.qBegin, true);
   out.qEnd = fn(maps.qEnd, false);
+  out.qInteriorBegin = fn(maps.qInteriorBegin, true);
+  out.qInteriorEnd = fn(maps.qInteriorEnd, false);
   out.kvFirst = fn(maps.kvFirst, true);
   out.relayTurn = fn(maps.relayTurn, false);
   return out;
@@ -283,10 +305,17 @@ ScheduleTable evaluateSchedule(const ScheduleMaps &maps, TileShape tiles,
     table.relay.push_back(
         {t, evaluateMaxMap(maps.kvFirst, t, symbols), kv.size()});
   }
-  for (int64_t u = 0; u < numKvTiles; ++u)
-    table.backward.push_back(
-        {u, clampRange(evaluateMaxMap(maps.qBegin, u, symbols),
-                       evaluateMinMap(maps.qEnd, u, symbols), 0, numQTiles)});
+  for (int64_t u = 0; u < numKvTiles; ++u) {
+    TileRange q = clampRange(evaluateMaxMap(maps.qBegin, u, symbols),
+                             evaluateMinMap(maps.qEnd, u, symbols), 0,
+                             numQTiles);
+    TileRange interior{q.end, q.end};
+    if (isFullKeyTile(u, tiles, seqKv))
+      interior = clampRange(evaluateMaxMap(maps.qInteriorBegin, u, symbols),
+                            evaluateMinMap(maps.qInteriorEnd, u, symbols),
+                            q.begin, q.end);
+    table.backward.push_back({u, q, interior});
+  }
   return table;
 }
 

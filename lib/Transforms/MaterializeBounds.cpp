@@ -67,11 +67,13 @@ struct MaterializeBoundsPass
                                         f.interiorEnd});
 
       auto bwd = createIndexFunc(builder, module, loc,
-                                 prefix + "_backward_bounds", 3, 2);
+                                 prefix + "_backward_bounds", 3, 4);
       BackwardBounds b =
           buildBackwardBounds(builder, loc, schedule, bwd.getArgument(0),
                               bwd.getArgument(1), bwd.getArgument(2));
-      func::ReturnOp::create(builder, loc, ValueRange{b.qBegin, b.qEnd});
+      func::ReturnOp::create(builder, loc,
+                             ValueRange{b.qBegin, b.qEnd, b.interiorBegin,
+                                        b.interiorEnd});
 
       auto relay =
           createIndexFunc(builder, module, loc, prefix + "_relay_turn", 4, 1);

@@ -148,7 +148,8 @@ struct PrintSchedulePass
       }
       for (const ScheduleTable::Backward &b : table.backward)
         os << "sdpa.schedule bwd" << tag << " kv_tile=" << b.kvTile << " q=["
-           << b.q.begin << "," << b.q.end << ")\n";
+           << b.q.begin << "," << b.q.end << ") interior=["
+           << b.interior.begin << "," << b.interior.end << ")\n";
       for (const ScheduleTable::Relay &r : table.relay)
         os << "sdpa.schedule relay" << tag << " q_tile=" << r.qTile
            << " first=" << r.kvFirst << " visitors=" << r.visitors << "\n";

@@ -4,12 +4,15 @@
 // tests check: kv = [b, max(e, b)), interior = [min(max(ia, b), e'),
 // max(min(ib, e), ia')), where b, e are the kv maps and ia, ib the interior
 // maps. Max-maps over the same operands merge into one affine.max (likewise
-// for min), so the interior clamp costs two extra ops.
+// for min), so the interior clamp costs two extra ops. The backward interior
+// is clamped the same way into [q_begin, q_end), and collapses to
+// [q_end, q_end) unless the key tile is full (u < Skv floordiv Tk).
 //
 //===----------------------------------------------------------------------===//
 
 #include "SdpaDialect/Transforms/ScheduleBounds.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -44,6 +47,21 @@ static std::pair<Value, Value> buildRange(OpBuilder &builder, Location loc,
   return {first, pairwise(builder, loc, /*isMax=*/true, last, first)};
 }
 
+/// The interior [interiorBegin, interiorEnd) of a visit range [first, last),
+/// clamped into it: the interior's begin also takes the range's begin maps,
+/// its end the range's end maps.
+static std::pair<Value, Value>
+buildInterior(OpBuilder &builder, Location loc, AffineMap rangeBegin,
+              AffineMap rangeEnd, AffineMap interiorBegin,
+              AffineMap interiorEnd, Value last, ValueRange operands) {
+  Value begin = affine::AffineMaxOp::create(
+      builder, loc, mergeResults(interiorBegin, rangeBegin, true), operands);
+  begin = pairwise(builder, loc, /*isMax=*/false, begin, last);
+  Value end = affine::AffineMinOp::create(
+      builder, loc, mergeResults(interiorEnd, rangeEnd, false), operands);
+  return {begin, pairwise(builder, loc, /*isMax=*/true, end, begin)};
+}
+
 ForwardBounds mlir::sdpa::buildForwardBounds(OpBuilder &builder, Location loc,
                                              ScheduleAttr schedule,
                                              Value qTile, Value seqQ,
@@ -52,20 +70,10 @@ ForwardBounds mlir::sdpa::buildForwardBounds(OpBuilder &builder, Location loc,
   ForwardBounds bounds;
   std::tie(bounds.kvBegin, bounds.kvEnd) = buildRange(
       builder, loc, schedule.getKvBegin(), schedule.getKvEnd(), operands);
-  // The interior, clamped into the visit range: its begin also takes
-  // kv_begin's results, its end kv_end's.
-  Value interiorBegin = affine::AffineMaxOp::create(
-      builder, loc,
-      mergeResults(schedule.getInteriorBegin(), schedule.getKvBegin(), true),
+  std::tie(bounds.interiorBegin, bounds.interiorEnd) = buildInterior(
+      builder, loc, schedule.getKvBegin(), schedule.getKvEnd(),
+      schedule.getInteriorBegin(), schedule.getInteriorEnd(), bounds.kvEnd,
       operands);
-  bounds.interiorBegin =
-      pairwise(builder, loc, /*isMax=*/false, interiorBegin, bounds.kvEnd);
-  Value interiorEnd = affine::AffineMinOp::create(
-      builder, loc,
-      mergeResults(schedule.getInteriorEnd(), schedule.getKvEnd(), false),
-      operands);
-  bounds.interiorEnd =
-      pairwise(builder, loc, /*isMax=*/true, interiorEnd, bounds.interiorBegin);
   return bounds;
 }
 
@@ -74,10 +82,27 @@ BackwardBounds mlir::sdpa::buildBackwardBounds(OpBuilder &builder,
                                                ScheduleAttr schedule,
                                                Value kvTile, Value seqQ,
                                                Value seqKv) {
+  SmallVector<Value> operands{kvTile, seqQ, seqKv};
   BackwardBounds bounds;
-  std::tie(bounds.qBegin, bounds.qEnd) =
-      buildRange(builder, loc, schedule.getQBegin(), schedule.getQEnd(),
-                 ValueRange{kvTile, seqQ, seqKv});
+  std::tie(bounds.qBegin, bounds.qEnd) = buildRange(
+      builder, loc, schedule.getQBegin(), schedule.getQEnd(), operands);
+  auto [begin, end] = buildInterior(
+      builder, loc, schedule.getQBegin(), schedule.getQEnd(),
+      schedule.getQInteriorBegin(), schedule.getQInteriorEnd(), bounds.qEnd,
+      operands);
+  // Only a full key tile has an interior: u < Skv floordiv Tk.
+  MLIRContext *ctx = builder.getContext();
+  Value fullTiles = affine::AffineApplyOp::create(
+      builder, loc,
+      AffineMap::get(0, 1,
+                     getAffineSymbolExpr(0, ctx).floorDiv(schedule.getTileKv())),
+      ValueRange{seqKv});
+  Value full = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                     kvTile, fullTiles);
+  bounds.interiorBegin =
+      arith::SelectOp::create(builder, loc, full, begin, bounds.qEnd);
+  bounds.interiorEnd =
+      arith::SelectOp::create(builder, loc, full, end, bounds.qEnd);
   return bounds;
 }
 

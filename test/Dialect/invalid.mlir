@@ -182,7 +182,7 @@ func.func @stale_schedule(%q: tensor<1x2x256x64xf16>) {
   %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = 3, right = 0, align = top_left>,
       schedule = #sdpa.schedule<tile_q = 64, tile_kv = 64, kv_begin = (d0)[s0, s1] -> (0), kv_end = (d0)[s0, s1] -> (4),
         interior_begin = (d0)[s0, s1] -> (0), interior_end = (d0)[s0, s1] -> (4), q_begin = (d0)[s0, s1] -> (0),
-        q_end = (d0)[s0, s1] -> (4), kv_first = (d0)[s0, s1] -> (0), relay_turn = (d0, d1)[s0, s1] -> (d0)>}
+        q_end = (d0)[s0, s1] -> (4), q_interior_begin = (d0)[s0, s1] -> (0), q_interior_end = (d0)[s0, s1] -> (4), kv_first = (d0)[s0, s1] -> (0), relay_turn = (d0, d1)[s0, s1] -> (d0)>}
       : tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16> -> tensor<1x2x256x64xf16>, tensor<1x2x256xf32>
   return
 }
@@ -194,7 +194,7 @@ func.func @schedule_tiles(%q: tensor<1x2x256x64xf16>) {
   %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = inf, align = top_left>,
       schedule = #sdpa.schedule<tile_q = 0, tile_kv = 64, kv_begin = (d0)[s0, s1] -> (0), kv_end = (d0)[s0, s1] -> (4),
         interior_begin = (d0)[s0, s1] -> (0), interior_end = (d0)[s0, s1] -> (4), q_begin = (d0)[s0, s1] -> (0),
-        q_end = (d0)[s0, s1] -> (4), kv_first = (d0)[s0, s1] -> (0), relay_turn = (d0, d1)[s0, s1] -> (d0)>}
+        q_end = (d0)[s0, s1] -> (4), q_interior_begin = (d0)[s0, s1] -> (0), q_interior_end = (d0)[s0, s1] -> (4), kv_first = (d0)[s0, s1] -> (0), relay_turn = (d0, d1)[s0, s1] -> (d0)>}
       : tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16> -> tensor<1x2x256x64xf16>, tensor<1x2x256xf32>
   return
 }

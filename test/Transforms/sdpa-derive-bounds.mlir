@@ -13,6 +13,8 @@
 // CHECK-SAME: interior_end = (d0)[s0, s1] -> (s1 floordiv 64)
 // CHECK-SAME: q_begin = (d0)[s0, s1] -> (0)
 // CHECK-SAME: q_end = (d0)[s0, s1] -> (s0 ceildiv 128)
+// CHECK-SAME: q_interior_begin = (d0)[s0, s1] -> (0)
+// CHECK-SAME: q_interior_end = (d0)[s0, s1] -> (s0 ceildiv 128)
 // CHECK-SAME: kv_first = (d0)[s0, s1] -> (0)
 // CHECK-SAME: relay_turn = (d0, d1)[s0, s1] -> (d0)>
 func.func @no_mask(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
@@ -23,6 +25,7 @@ func.func @no_mask(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>) -> tens
 
 // -----
 
+/// Backward interior: rows [128t, 128t + 128) see all of key tile u iff 64u + 63 <= 128t, so q_interior_begin = (64u + 63) ceildiv 128; no left edge, no end term.
 /// Causal: kv_end = (t*128 + 127) floordiv 64 + 1 = 2t + 2 key tiles; no window, so kv_first = 0 and the turn folds to u.
 // CHECK-LABEL: func @causal_top_left
 // CHECK: schedule = #sdpa.schedule<tile_q = 128
@@ -33,6 +36,8 @@ func.func @no_mask(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>) -> tens
 // CHECK-SAME: interior_end = (d0)[s0, s1] -> (s1 floordiv 64, d0 * 2)
 // CHECK-SAME: q_begin = (d0)[s0, s1] -> (0, d0 floordiv 2, d0 * 64 - s0 + (s0 - 1) floordiv 128 + 1)
 // CHECK-SAME: q_end = (d0)[s0, s1] -> (s0 ceildiv 128)
+// CHECK-SAME: q_interior_begin = (d0)[s0, s1] -> (0, (d0 * 64 + 63) ceildiv 128)
+// CHECK-SAME: q_interior_end = (d0)[s0, s1] -> (s0 ceildiv 128)
 // CHECK-SAME: kv_first = (d0)[s0, s1] -> (0)
 // CHECK-SAME: relay_turn = (d0, d1)[s0, s1] -> (d0)>
 func.func @causal_top_left(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
@@ -103,6 +108,7 @@ func.func @causal_bottom_right_dynamic(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2
 
 // -----
 
+/// Backward: (64u + 63) ceildiv 128 and (64u + 0 + 1) floordiv 128 meet or cross, so no interior either.
 /// L = 0: tile t sees exactly the key tiles of its own rows, [2t, 2t + 2); no interior (a diagonal tile is never full).
 // CHECK-LABEL: func @diagonal_only
 // CHECK: schedule = #sdpa.schedule<tile_q = 128
@@ -113,6 +119,8 @@ func.func @causal_bottom_right_dynamic(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2
 // CHECK-SAME: interior_end = (d0)[s0, s1] -> (s1 floordiv 64, d0 * 2)
 // CHECK-SAME: q_begin = (d0)[s0, s1] -> (0, d0 floordiv 2, d0 * 64 - s0 + (s0 - 1) floordiv 128 + 1)
 // CHECK-SAME: q_end = (d0)[s0, s1] -> (s0 ceildiv 128, (d0 * 64 + 63) floordiv 128 + 1, (s1 - 1) floordiv 128 + 1)
+// CHECK-SAME: q_interior_begin = (d0)[s0, s1] -> (0, (d0 * 64 + 63) ceildiv 128)
+// CHECK-SAME: q_interior_end = (d0)[s0, s1] -> (s0 ceildiv 128, (d0 * 64 + 1) floordiv 128)
 // CHECK-SAME: kv_first = (d0)[s0, s1] -> (0, d0 * 2)
 // CHECK-SAME: relay_turn = (d0, d1)[s0, s1] -> (d0, d0 - d1 * 2)>
 func.func @diagonal_only(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
@@ -123,6 +131,7 @@ func.func @diagonal_only(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>) -
 
 // -----
 
+/// Backward interior: 64u + 63 <= 128t and 128t + 127 - 127 <= 64u, i.e. t in [(64u + 63) ceildiv 128, (64u + 128) floordiv 128 = u floordiv 2 + 1).
 /// The gpt-oss window, dynamic S: kv_begin = (128t - 127) floordiv 64 = 2t - 2; the turn is u - (2t - 2) once t >= 1.
 // CHECK-LABEL: func @gpt_oss_window
 // CHECK: schedule = #sdpa.schedule<tile_q = 128
@@ -133,6 +142,8 @@ func.func @diagonal_only(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>) -
 // CHECK-SAME: interior_end = (d0)[s0, s1] -> (s1 floordiv 64, d0 * 2)
 // CHECK-SAME: q_begin = (d0)[s0, s1] -> (0, d0 floordiv 2, d0 * 64 - s0 + (s0 - 1) floordiv 128 + 1)
 // CHECK-SAME: q_end = (d0)[s0, s1] -> (s0 ceildiv 128, (d0 * 32 + 95) floordiv 64 + 1, (s1 + 126) floordiv 128 + 1)
+// CHECK-SAME: q_interior_begin = (d0)[s0, s1] -> (0, (d0 * 64 + 63) ceildiv 128)
+// CHECK-SAME: q_interior_end = (d0)[s0, s1] -> (s0 ceildiv 128, d0 floordiv 2 + 1)
 // CHECK-SAME: kv_first = (d0)[s0, s1] -> (0, d0 * 2 - 2)
 // CHECK-SAME: relay_turn = (d0, d1)[s0, s1] -> (d0, d0 - d1 * 2 + 2)>
 func.func @gpt_oss_window(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {

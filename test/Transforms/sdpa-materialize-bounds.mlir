@@ -27,7 +27,14 @@
 // CHECK: %[[QB:.*]] = affine.max
 // CHECK: %[[QE0:.*]] = affine.min
 // CHECK: %[[QE:.*]] = affine.max #[[PAIR]](%[[QE0]], %[[QB]])
-// CHECK: return %[[QB]], %[[QE]]
+/// The backward interior, clamped like the forward's, and empty (at q_end)
+/// unless the key tile is full (u < Skv floordiv 64).
+// CHECK: %[[QIB0:.*]] = affine.min #[[PAIR]](%{{.*}}, %[[QE]])
+// CHECK: %[[QIE0:.*]] = affine.max #[[PAIR]](%{{.*}}, %[[QIB0]])
+// CHECK: %[[FULL:.*]] = arith.cmpi ult
+// CHECK: %[[QIB:.*]] = arith.select %[[FULL]], %[[QIB0]], %[[QE]]
+// CHECK: %[[QIE:.*]] = arith.select %[[FULL]], %[[QIE0]], %[[QE]]
+// CHECK: return %[[QB]], %[[QE]], %[[QIB]], %[[QIE]]
 
 // CHECK-LABEL: func.func @gpt_oss_sdpa0_relay_turn
 // CHECK-SAME: (%[[U:.*]]: index, %[[TT:.*]]: index, %[[SQ2:.*]]: index, %[[SKV2:.*]]: index)

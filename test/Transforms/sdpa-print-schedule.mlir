@@ -22,10 +22,11 @@ func.func @window(%q: tensor<1x1x8x16xf16>) -> tensor<1x1x8x16xf16> {
 /// The same band, backward: keys 0-1 are seen by rows 0-3, keys 2-3 by rows
 /// 2-5, keys 4-5 by rows 4-7, keys 6-7 by rows 6-7. Query tile 1's visitors
 /// are key tiles 1, 2, 3: first = 1, turns 0, 1, 2.
-// CHECK: sdpa.schedule bwd kv_tile=0 q=[0,1)
-// CHECK-NEXT: sdpa.schedule bwd kv_tile=1 q=[0,2)
-// CHECK-NEXT: sdpa.schedule bwd kv_tile=2 q=[1,2)
-// CHECK-NEXT: sdpa.schedule bwd kv_tile=3 q=[1,2)
+/// No pair is interior (see the forward), so every backward interior is empty.
+// CHECK: sdpa.schedule bwd kv_tile=0 q=[0,1) interior=[[[A:[0-9]+]],[[A]])
+// CHECK-NEXT: sdpa.schedule bwd kv_tile=1 q=[0,2) interior=[[[B:[0-9]+]],[[B]])
+// CHECK-NEXT: sdpa.schedule bwd kv_tile=2 q=[1,2) interior=[[[C:[0-9]+]],[[C]])
+// CHECK-NEXT: sdpa.schedule bwd kv_tile=3 q=[1,2) interior=[[[D:[0-9]+]],[[D]])
 // CHECK-NEXT: sdpa.schedule relay q_tile=0 first=0 visitors=2
 // CHECK-NEXT: sdpa.schedule relay q_tile=1 first=1 visitors=3
 func.func @window_grad(%q: tensor<1x1x8x16xf16>, %lse: tensor<1x1x8xf32>) -> tensor<1x1x8x16xf16> {
@@ -86,3 +87,19 @@ func.func @bad_offsets(%q: tensor<8x1x16xf16>) -> tensor<8x1x16xf16> {
   return %o : tensor<8x1x16xf16>
 }
 
+// -----
+
+/// Causal, Sq = Skv = 8, Tq = 4, Tk = 2: key tile u (keys 2u, 2u + 1) is
+/// seen by rows q >= 2u, so it visits query tiles [2u floordiv 4, 2); the
+/// pair is interior iff the tile's first row 4t sees its last key 2u + 1,
+/// t >= (2u + 1) ceildiv 4: [1,2) for u = 0, 1, none for u = 2, 3.
+// CHECK: sdpa.schedule bwd kv_tile=0 q=[0,2) interior=[1,2)
+// CHECK-NEXT: sdpa.schedule bwd kv_tile=1 q=[0,2) interior=[1,2)
+// CHECK-NEXT: sdpa.schedule bwd kv_tile=2 q=[1,2) interior=[[[E:[0-9]+]],[[E]])
+// CHECK-NEXT: sdpa.schedule bwd kv_tile=3 q=[1,2) interior=[[[F:[0-9]+]],[[F]])
+func.func @causal_grad(%q: tensor<1x1x8x16xf16>, %lse: tensor<1x1x8xf32>) -> tensor<1x1x8x16xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8xf32>
+      -> tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>, tensor<1x1x8x16xf16>
+  return %dq : tensor<1x1x8x16xf16>
+}

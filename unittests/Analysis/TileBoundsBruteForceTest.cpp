@@ -3,7 +3,7 @@
 // Checks the derived schedule maps against a cell-by-cell evaluation of the
 // band over many random (Sq, Skv, L, R, align, Tq, Tk) cases, dense and THD:
 // exactness of the forward and backward ranges (hence their transposition),
-// the interior split, and the relay's first visitor and turns.
+// the interior split of both, and the relay's first visitor and turns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +59,17 @@ bool checkSequence(const ScheduleMaps &maps, const Band &band, TileShape tiles,
                       << table.backward[u].q.begin << ","
                       << table.backward[u].q.end << ") but pair (" << t << ","
                       << u << ") visible=" << visible;
+        return false;
+      }
+      // The backward interior is the same relation, read from key tile u.
+      const ScheduleTable::Backward &bwd = table.backward[u];
+      if (bwd.interior.contains(t) != mask.interior(t, u) ||
+          bwd.interior.begin < bwd.q.begin || bwd.interior.end > bwd.q.end) {
+        ADD_FAILURE() << where << ": backward interior of kv_tile=" << u
+                      << " is [" << bwd.interior.begin << ","
+                      << bwd.interior.end << ") in q=[" << bwd.q.begin << ","
+                      << bwd.q.end << ") but pair (" << t << "," << u
+                      << ") interior=" << mask.interior(t, u);
         return false;
       }
       if (fwd.interior.contains(u) != mask.interior(t, u)) {

@@ -38,7 +38,8 @@ TEST(TileBoundsMaps, StaticLengthsFoldSymbols) {
       deriveScheduleMaps(band, {128, 64}, &context), 8192, 8192);
   for (AffineMap map : {maps.kvBegin, maps.kvEnd, maps.interiorBegin,
                         maps.interiorEnd, maps.qBegin, maps.qEnd,
-                        maps.kvFirst, maps.relayTurn})
+                        maps.qInteriorBegin, maps.qInteriorEnd, maps.kvFirst,
+                        maps.relayTurn})
     EXPECT_FALSE(usesSymbols(map)) << "map still symbolic";
 }
 

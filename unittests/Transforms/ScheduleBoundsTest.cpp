@@ -29,7 +29,7 @@ protected:
                         SdpaDialect>();
   }
 
-  /// Folds `value` (built from constants) to an integer.
+  /// Folds `value` (built from constants) to an integer (an i1 true is -1).
   int64_t fold(Value value) {
     OpBuilder builder(&context);
     Operation *op = value.getDefiningOp();
@@ -38,7 +38,8 @@ protected:
     for (Value operand : op->getOperands()) {
       APInt constant;
       EXPECT_TRUE(matchPattern(operand, m_ConstantInt(&constant)));
-      operands.push_back(builder.getIndexAttr(constant.getSExtValue()));
+      operands.push_back(
+          builder.getIntegerAttr(operand.getType(), constant.getSExtValue()));
     }
     EXPECT_TRUE(succeeded(op->fold(operands, results)) && results.size() == 1);
     // A fold may forward an operand (affine.apply of a bare dimension).
@@ -53,11 +54,15 @@ protected:
   /// Folds each op in order, replacing it by a constant, so later ops fold.
   int64_t foldChain(OpBuilder &builder, Value value) {
     Operation *op = value.getDefiningOp();
-    if (auto cst = dyn_cast<arith::ConstantIndexOp>(op))
-      return cst.value();
+    if (auto cst = dyn_cast<arith::ConstantOp>(op))
+      return cast<IntegerAttr>(cst.getValue()).getValue().getSExtValue();
+    // Operands become constants of their own type (index, or i1 for the
+    // condition of a select).
     for (OpOperand &operand : op->getOpOperands())
-      operand.set(arith::ConstantIndexOp::create(
-          builder, op->getLoc(), foldChain(builder, operand.get())));
+      operand.set(arith::ConstantOp::create(
+          builder, op->getLoc(),
+          builder.getIntegerAttr(operand.get().getType(),
+                                 foldChain(builder, operand.get()))));
     return fold(value);
   }
 
@@ -101,9 +106,13 @@ TEST_F(ScheduleBoundsTest, FoldedOpsMatchBruteForce) {
       BackwardBounds bw = buildBackwardBounds(builder, loc, schedule, index(u),
                                               index(seqQ), index(seqKv));
       int64_t b = foldChain(builder, bw.qBegin), e = foldChain(builder, bw.qEnd);
-      ASSERT_LE(b, e);
-      for (int64_t t = 0; t < mask.numQTiles; ++t)
+      int64_t ib = foldChain(builder, bw.interiorBegin);
+      int64_t ie = foldChain(builder, bw.interiorEnd);
+      ASSERT_TRUE(b <= ib && ib <= ie && ie <= e) << "case " << i;
+      for (int64_t t = 0; t < mask.numQTiles; ++t) {
         ASSERT_EQ(b <= t && t < e, mask.anyVisible(t, u)) << "case " << i;
+        ASSERT_EQ(ib <= t && t < ie, mask.interior(t, u)) << "case " << i;
+      }
     }
   }
 }

@@ -7,6 +7,8 @@
 //   forward   query tile t visits key tiles   [kvBegin(t), kvEnd(t))
 //             of which [interiorBegin(t), interiorEnd(t)) need no cell mask
 //   backward  key tile u visits query tiles   [qBegin(u), qEnd(u))
+//             of which [qInteriorBegin(u), qInteriorEnd(u)) need no cell
+//             mask if u is a full key tile (a partial one has no interior)
 //   relay     kvFirst(t), and the turn of key tile u at query tile t,
 //             turn(u, t) = u - kvFirst(t)
 //
@@ -54,6 +56,7 @@ struct ScheduleMaps {
   AffineMap kvBegin, kvEnd;
   AffineMap interiorBegin, interiorEnd;
   AffineMap qBegin, qEnd;
+  AffineMap qInteriorBegin, qInteriorEnd;
   AffineMap kvFirst;
   AffineMap relayTurn;
 };
@@ -106,6 +109,12 @@ inline int64_t tileCount(int64_t length, int64_t tile) {
   return (length + tile - 1) / tile;
 }
 
+/// Whether key tile `u` holds Tk keys (u < Skv floordiv Tk). Only a full key
+/// tile has a backward interior: keys past Skv need the cell mask.
+inline bool isFullKeyTile(int64_t u, TileShape tiles, int64_t seqKv) {
+  return u < seqKv / tiles.kv;
+}
+
 /// The concrete schedule of one sequence, evaluated from the maps.
 struct ScheduleTable {
   struct Forward {
@@ -116,6 +125,7 @@ struct ScheduleTable {
   struct Backward {
     int64_t kvTile;
     TileRange q;
+    TileRange interior; // within q; empty for a partial key tile
   };
   struct Relay {
     int64_t qTile;

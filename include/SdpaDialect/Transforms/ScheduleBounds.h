@@ -21,9 +21,12 @@ struct ForwardBounds {
   Value kvBegin, kvEnd, interiorBegin, interiorEnd;
 };
 
-/// The query tiles key tile u visits, [qBegin, qEnd) with qBegin <= qEnd.
+/// The query tiles key tile u visits, [qBegin, qEnd), and its unmasked
+/// interior [interiorBegin, interiorEnd), with
+/// qBegin <= interiorBegin <= interiorEnd <= qEnd (all `index`); the interior
+/// is empty (at qEnd) for a partial key tile.
 struct BackwardBounds {
-  Value qBegin, qEnd;
+  Value qBegin, qEnd, interiorBegin, interiorEnd;
 };
 
 /// Emits the forward bounds of query tile `qTile` for lengths `seqQ`, `seqKv`

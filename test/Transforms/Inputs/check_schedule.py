@@ -6,7 +6,8 @@ around the lengths, lengths the tiles don't divide), prints their schedules
 with sdpa-opt, and compares every printed line with the schedule computed
 here cell by cell from the definition of the band (SEMANTICS.md §1): a key
 tile is visited iff it holds a visible cell, interior iff every nominal row
-of the query tile sees every key of a full key tile, and the relay's first
+of the query tile sees every key of a full key tile (both directions), and
+the relay's first
 visitor and count come from the forward visits. Nothing here uses the bound
 formulas.
 
@@ -61,7 +62,9 @@ def expected_lines(case, tq, tk, forward):
             inter = run([interior[t][u] and any_vis[t][u] for u in range(nkv)])
             lines.append((t, kv, inter))
         return lines
-    bwd = [run([any_vis[t][u] for t in range(nq)]) for u in range(nkv)]
+    bwd = [(run([any_vis[t][u] for t in range(nq)]),
+            run([interior[t][u] and any_vis[t][u] for t in range(nq)]))
+           for u in range(nkv)]
     relay = [run(any_vis[t]) for t in range(nq)]
     return bwd, relay
 
@@ -131,11 +134,13 @@ def check_batch(sdpa_opt, cases, tq, tk, forward):
                 pos += 1
             continue
         bwd, relay = exp
-        for u, q in enumerate(bwd):
-            m = re.fullmatch(r"sdpa\.schedule bwd kv_tile=(\d+) q=(\S+)", out[pos])
+        for u, (q, inter) in enumerate(bwd):
+            m = re.fullmatch(r"sdpa\.schedule bwd kv_tile=(\d+) q=(\S+) interior=(\S+)", out[pos])
             assert m and int(m.group(1)) == u, (where, out[pos])
-            got = parse_range(m.group(2))
+            got, got_in = parse_range(m.group(2)), parse_range(m.group(3))
             assert (got[0] == got[1]) if q is None else got == q, (where, out[pos], q)
+            assert (got_in[0] == got_in[1]) if inter is None else got_in == inter, (where, out[pos], inter)
+            assert got[0] <= got_in[0] <= got_in[1] <= got[1], (where, out[pos])
             pos += 1
         for t, kv in enumerate(relay):
             m = re.fullmatch(r"sdpa\.schedule relay q_tile=(\d+) first=(-?\d+) visitors=(\d+)", out[pos])
