@@ -8,8 +8,16 @@
 ///                (qhi = min(Sq - 1, 64u + 63 + 100) and k1 = Skv)
 ///   kv_first(t) = max(0, t - 2), so turn(u, t) = min(u, u - t + 2).
 /// The q-loop walks the range from the top: step i visits t = begin + end - 1 - i.
+/// Interior (no cell mask) needs 64t + 63 - 100 <= 64u and 64u + 63 <= 64t:
+///   q_interior_begin(u) = (64u + 63) ceildiv 64 = u + 1
+///   q_interior_end(u)   = (64u + 100 + 1) floordiv 64 = u + 1
+/// so no visit is interior (101 keys < Tq + Tk - 1); each map also takes the
+/// visit range's results (the clamp).
 // CHECK-DAG: #[[QB:.*]] = affine_map<(d0)[s0, s1] -> (0, d0, d0 * 64 - s0 + (s0 - 1) floordiv 64 + 1)>
 // CHECK-DAG: #[[QE:.*]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 64, d0 + 3, (s1 + 99) floordiv 64 + 1)>
+// CHECK-DAG: #[[QIB:.*]] = affine_map<(d0)[s0, s1] -> (0, (d0 * 64 + 63) ceildiv 64, d0, {{.*}})>
+// CHECK-DAG: #[[QIE:.*]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 64, d0 + 1, (s1 + 99) floordiv 64 + 1)>
+// CHECK-DAG: #[[FULL:.*]] = affine_map<()[s0] -> (s0 floordiv 64)>
 // CHECK-DAG: #[[DOWN:.*]] = affine_map<(d0)[s0, s1] -> (-d0 + s0 + s1 - 1)>
 // CHECK-DAG: #[[TURN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0, d0 - d1 + 2)>
 // CHECK: module attributes {gpu.container_module, sdpa.artifacts = {sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 100 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 1
@@ -28,10 +36,33 @@
 // CHECK: %[[BEGIN:.*]] = affine.max #[[QB]](%[[U]])[%[[SQ]], %[[SKV]]]
 // CHECK: %[[RAWEND:.*]] = affine.min #[[QE]](%[[U]])[%[[SQ]], %[[SKV]]]
 // CHECK: %[[END:.*]] = affine.max #{{.*}}(%[[RAWEND]], %[[BEGIN]])
+/// The interior, clamped into [BEGIN, END), is empty (at END) unless the key
+/// tile is full: u < Skv floordiv 64.
+// CHECK: %[[RAWIB:.*]] = affine.max #[[QIB]](%[[U]])[%[[SQ]], %[[SKV]]]
+// CHECK: %[[IB0:.*]] = affine.min #{{.*}}(%[[RAWIB]], %[[END]])
+// CHECK: %[[RAWIE:.*]] = affine.min #[[QIE]](%[[U]])[%[[SQ]], %[[SKV]]]
+// CHECK: %[[IE0:.*]] = affine.max #{{.*}}(%[[RAWIE]], %[[IB0]])
+// CHECK: %[[NFULL:.*]] = affine.apply #[[FULL]]()[%[[SKV]]]
+// CHECK: %[[ISFULL:.*]] = arith.cmpi ult, %[[U]], %[[NFULL]] : index
+// CHECK: %[[IB:.*]] = arith.select %[[ISFULL]], %[[IB0]], %[[END]] : index
+// CHECK: %[[IE:.*]] = arith.select %[[ISFULL]], %[[IE0]], %[[END]] : index
 // CHECK: scf.for
 // CHECK: scf.for %[[I:.*]] = %[[BEGIN]] to %[[END]] step
 // CHECK-NEXT: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])[%[[BEGIN]], %[[END]]]
-// CHECK-COUNT-160: nvgpu.mma.sync
+/// An edge visit (t outside [IB, IE)) masks P cell by cell; an interior one
+/// branches around the mask.
+// CHECK-NEXT: %[[BELOW:.*]] = arith.cmpi ult, %[[T]], %[[IB]] : index
+// CHECK-NEXT: %[[ABOVE:.*]] = arith.cmpi uge, %[[T]], %[[IE]] : index
+// CHECK-NEXT: %[[EDGE:.*]] = arith.ori %[[BELOW]], %[[ABOVE]] : i1
+/// S^T and dP^T: Tq/8 * d/16 = 32 products each.
+// CHECK-COUNT-64: nvgpu.mma.sync
+// CHECK: scf.if %[[EDGE]] -> (vector<2x2xf32>
+// CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : i32
+// CHECK: } else {
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } {sdpa.band_mask}
+/// dV, dK (2 * 4 * 8) and the first round of 4 dQ fragments (4 * 4).
+// CHECK-COUNT-80: nvgpu.mma.sync
 // CHECK: %[[TURNV:.*]] = affine.min #[[TURN]](%[[U]], %[[T]])[%[[SQ]], %[[SKV]]]
 // CHECK: %[[TURN32:.*]] = arith.index_cast %[[TURNV]] : index to i32
 // CHECK: scf.while
@@ -40,6 +71,10 @@
 // CHECK: } attributes {sdpa.relay_wait}
 // CHECK: gpu.barrier
 // CHECK: llvm.atomicrmw fadd {{.*}} syncscope("device") monotonic
+/// The second round of dQ fragments, inside the turn.
+// CHECK-COUNT-16: nvgpu.mma.sync
+// CHECK: llvm.atomicrmw fadd {{.*}} syncscope("device") monotonic
+// CHECK-NOT: nvgpu.mma.sync
 // CHECK: llvm.fence syncscope("device") acq_rel
 // CHECK-NEXT: gpu.barrier
 // CHECK: %[[NEXT:.*]] = arith.addi %[[TURNV]], %c1
@@ -60,10 +95,15 @@ func.func @window(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1
 
 /// Causal only (L = inf): every query tile's visitors start at key tile 0,
 /// so the turn is the key-tile index itself and q_end is only ceil(Sq/64).
+/// The interior is [(64u + 63) ceildiv 64, ceil(Sq/64)) = [u + 1, q_end): all
+/// but the diagonal tile.
 // CHECK-DAG: #[[QE:.*]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 64)>
+// CHECK-DAG: #[[QIB:.*]] = affine_map<(d0)[s0, s1] -> (0, (d0 * 64 + 63) ceildiv 64, {{.*}})>
 // CHECK-DAG: #[[TURN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0)>
 // CHECK-LABEL: gpu.func @sdpa_bwd_main
 // CHECK: %[[U:.*]] = gpu.block_id x
+// CHECK: affine.min #[[QE]](%[[U]])
+// CHECK: affine.max #[[QIB]](%[[U]])
 // CHECK: affine.min #[[QE]](%[[U]])
 // CHECK: scf.for
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step

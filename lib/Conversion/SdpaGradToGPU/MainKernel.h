@@ -45,18 +45,20 @@ private:
   /// Everything after the setup: K and V, the loops, the dK and dV stores.
   void emitProgram();
   QueryHeadBases emitQueryHeadBases(Value head);
-  /// One visit of query tile `t`: loads Q, dO, LSE, Delta; recomputes P;
-  /// forms dS; accumulates dK, dV; adds the dQ partial.
-  void emitQueryTileStep(Value t, const QueryHeadBases &bases,
+  /// One visit of query tile `t`: loads Q, dO, LSE, Delta; recomputes P
+  /// (masked if `edge`, an i1); forms dS; accumulates dK, dV; adds the dQ
+  /// partial.
+  void emitQueryTileStep(Value t, Value edge, const QueryHeadBases &bases,
                          GradAccumulators &acc);
-  /// The query tile of step `i` of the q-loop: the range walked from the top.
-  Value descending(Value i, const BackwardBounds &bounds);
+  /// P^T (one fragment per 8 queries) with the cells outside the band zeroed
+  /// when `edge` holds; an interior visit branches around the mask.
+  SmallVector<Value> emitBandMask(ArrayRef<Value> p, Value q0, Value edge);
+  /// The query tile of step `i` of a loop over [lo, hi) walked from the top.
+  Value descending(Value i, Value lo, Value hi);
   void loadRowStats(Value q0, const QueryHeadBases &bases);
   /// K^T-side products: per 8-query block, S^T (or dP^T) of the warp's 16
   /// keys against the 8 queries of `rows` (Q or dO in shared memory).
   SmallVector<Value> keyRowProducts(Value keyRows, Value rows);
-  /// Whether cell (q, key) is visible under the band.
-  Value isVisible(Value q, Value key);
   void emitStoreGradients(const GradAccumulators &acc);
 
   //===--- Relay.cpp ------------------------------------------------------===//

@@ -95,11 +95,17 @@ void MainKernelBuilder::emitRelayRelease(Value counter, Value turn) {
   });
 }
 
+/// The most dQ fragments a warp holds at once: a warp with more forms and adds
+/// them in rounds, so that their accumulators (4 registers each) do not push
+/// the d = 128 kernel, whose dK and dV take 128 registers, into spilling.
+static constexpr int64_t kDqFragmentsPerRound = 4;
+
 void MainKernelBuilder::emitDqUpdate(Value t, Value q0,
                                      const QueryHeadBases &bases) {
   // The partial dQ tile (scale * dS)[Tq x Tk] K[Tk x D] is Tq/16 x D/8
   // accumulator fragments; every warp takes `perWarp` consecutive ones (in
-  // row-major fragment order), so all warps share the products and the adds.
+  // row-major fragment order), so all warps share the products and the adds,
+  // in rounds of at most kDqFragmentsPerRound.
   int64_t dBlocks = spec.headDim / sm80::kMmaN;
   int64_t fragments = (spec.tiles.q / sm80::kMmaM) * dBlocks;
   int64_t perWarp = llvm::divideCeil(fragments, spec.warps());
@@ -120,23 +126,19 @@ void MainKernelBuilder::emitDqUpdate(Value t, Value q0,
     rows.push_back(mul(divu(f, idx(dBlocks)), idx(sm80::kMmaM)));
     cols.push_back(mul(remu(f, idx(dBlocks)), idx(sm80::kMmaN)));
   }
-  SmallVector<Value> partial(perWarp, zeroAccumulator());
-  for (int64_t kb = 0; kb < spec.tiles.kv / sm80::kMmaK; ++kb) {
-    Value k0Row = idx(kb * sm80::kMmaK);
-    Value a = oneRow ? loadA(dsSmem, rows[0], k0Row) : Value();
-    for (int64_t i = 0; i < perWarp; ++i)
-      partial[i] = mma(oneRow ? a : loadA(dsSmem, rows[i], k0Row),
-                       loadBTransposed(kSmem, k0Row, cols[i]), partial[i]);
-  }
-
-  Value counter, turn;
-  if (spec.deterministic) {
-    counter = add(bases.counters, t);
-    // The relay turn of key tile u at query tile t: u - kv_first(t).
-    turn = buildRelayTurn(b, b.getLoc(), spec.schedule, kvTile, t, seqQ,
-                          seqKv);
-    emitRelayAcquire(counter, turn);
-  }
+  // The fragments [begin, end) of this warp, formed in registers.
+  SmallVector<Value> partial(perWarp);
+  auto emitProducts = [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      partial[i] = zeroAccumulator();
+    for (int64_t kb = 0; kb < spec.tiles.kv / sm80::kMmaK; ++kb) {
+      Value k0Row = idx(kb * sm80::kMmaK);
+      Value a = oneRow ? loadA(dsSmem, rows[0], k0Row) : Value();
+      for (int64_t i = begin; i < end; ++i)
+        partial[i] = mma(oneRow ? a : loadA(dsSmem, rows[i], k0Row),
+                         loadBTransposed(kSmem, k0Row, cols[i]), partial[i]);
+    }
+  };
 
   auto emitAdds = [&](int64_t i) {
     for (int64_t r = 0; r < 2; ++r) {
@@ -159,8 +161,22 @@ void MainKernelBuilder::emitDqUpdate(Value t, Value q0,
       });
     }
   };
-  for (int64_t i = 0; i < perWarp; ++i)
-    emitAdds(i);
+  // The first round is formed before the relay wait, so a program that
+  // waits has its products ready.
+  Value counter, turn;
+  for (int64_t begin = 0; begin < perWarp; begin += kDqFragmentsPerRound) {
+    int64_t end = std::min(perWarp, begin + kDqFragmentsPerRound);
+    emitProducts(begin, end);
+    if (spec.deterministic && begin == 0) {
+      counter = add(bases.counters, t);
+      // The relay turn of key tile u at query tile t: u - kv_first(t).
+      turn = buildRelayTurn(b, b.getLoc(), spec.schedule, kvTile, t, seqQ,
+                            seqKv);
+      emitRelayAcquire(counter, turn);
+    }
+    for (int64_t i = begin; i < end; ++i)
+      emitAdds(i);
+  }
 
   if (spec.deterministic)
     emitRelayRelease(counter, turn);

@@ -71,7 +71,9 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
 
   spec.band = op.getMaskAttr().getBand();
   spec.scale = op.getScaleOrDefault();
-  spec.maps = deriveScheduleMaps(spec.band, spec.tiles, op.getContext());
+  MLIRContext *ctx = op.getContext();
+  spec.schedule = ScheduleAttr::get(
+      ctx, spec.tiles, deriveScheduleMaps(spec.band, spec.tiles, ctx));
   return spec;
 }
 

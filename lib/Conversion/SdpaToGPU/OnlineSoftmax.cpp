@@ -16,6 +16,8 @@
 
 #include "ForwardKernel.h"
 
+#include "SdpaDialect/Conversion/BandCellTest.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -42,37 +44,18 @@ void ForwardKernelBuilder::scaleAndMask(Scores &scores, Value k0,
     return;
 
   // Cell (row, col) of this thread: row = q0 + warpRow0 + 16 mt + g + 8 h,
-  // col = k0 + 2 (lane % 4) + 8 j + e. The band test needs col - row - delta,
-  // which is a per-thread value plus a compile-time offset.
-  Value threadCol = add(k0, fragCol);
-  Value threadRow = add(add(q0, warpRow0), fragRow);
-  Value diff = arith::SubIOp::create(
-      b, arith::SubIOp::create(b, threadCol, threadRow), delta);
-  Value keyRoom = arith::SubIOp::create(b, seqKv, threadCol);
+  // col = k0 + 2 (lane % 4) + 8 j + e: a per-thread row and column plus
+  // compile-time offsets.
+  BandCellTest band(*this, spec.band, add(add(q0, warpRow0), fragRow),
+                    add(k0, fragCol), delta, seqKv);
   Value negInf = f32(-std::numeric_limits<double>::infinity());
   int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
   for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
     for (int64_t half = 0; half < 2; ++half) {
       for (int64_t j = 0; j < colBlocks; ++j) {
         for (int64_t e = 0; e < 2; ++e) {
-          int64_t colOff = j * sm80::kMmaN + e;
-          int64_t rowOff = mt * sm80::kMmaM + half * 8;
-          int64_t off = colOff - rowOff;
-          // col < Skv  <=>  colOff < Skv - threadCol.
-          Value visible = arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
-                                                idx(colOff), keyRoom);
-          // col >= row + delta - L  <=>  diff + off >= -L.
-          if (spec.band.left) {
-            Value ok = arith::CmpIOp::create(b, arith::CmpIPredicate::sge,
-                                             diff, idx(-*spec.band.left - off));
-            visible = arith::AndIOp::create(b, visible, ok);
-          }
-          // col <= row + delta + R  <=>  diff + off <= R.
-          if (spec.band.right) {
-            Value ok = arith::CmpIOp::create(b, arith::CmpIPredicate::sle,
-                                             diff, idx(*spec.band.right - off));
-            visible = arith::AndIOp::create(b, visible, ok);
-          }
+          Value visible = band.visible(mt * sm80::kMmaM + half * 8,
+                                       j * sm80::kMmaN + e);
           Value &score = scores[scoreIndex(mt, half, j, e)];
           score = arith::SelectOp::create(b, visible, score, negInf);
         }

@@ -1,0 +1,50 @@
+//===- BandCellTest.h - The band test of one thread's cells -----*- C++ -*-===//
+//
+// Both kernels mask the cells of the mma fragments a thread holds: cell
+// (query, key) = (threadQuery + queryOff, threadKey + keyOff), the offsets
+// compile-time constants below 2^17. With diff = threadKey - threadQuery -
+// delta, the cell is visible (SEMANTICS.md §1) iff
+//
+//   keyOff < Skv - threadKey                      (a key of the sequence)
+//   (diff + L) >= queryOff - keyOff               (left edge, if bounded)
+//   (R - diff) >= keyOff - queryOff               (right edge, if bounded)
+//
+// The three per-thread values are formed once and saturated to [-2^20, 2^20]
+// in i32: every cell then costs three compares with immediates, and the
+// saturation cannot change a comparison with a constant that small. Query
+// rows past Sq are not tested: the forward never stores them and the
+// backward gives them P = 0 through their row statistics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_CONVERSION_BANDCELLTEST_H
+#define SDPADIALECT_CONVERSION_BANDCELLTEST_H
+
+#include "SdpaDialect/Analysis/Band.h"
+#include "SdpaDialect/Conversion/KernelArith.h"
+
+namespace mlir::sdpa {
+
+class BandCellTest {
+public:
+  /// `threadQuery`, `threadKey`, `delta` and `seqKv` are `index` values.
+  BandCellTest(KernelArith &arith, const Band &band, Value threadQuery,
+               Value threadKey, Value delta, Value seqKv);
+
+  /// An i1: whether cell (threadQuery + queryOff, threadKey + keyOff) is
+  /// visible.
+  Value visible(int64_t queryOff, int64_t keyOff);
+
+private:
+  /// `x` clamped to [-2^20, 2^20], as i32.
+  Value saturate(Value x);
+  Value atLeast(Value x, int64_t bound);
+
+  KernelArith &arith;
+  Value keyRoom;             // Skv - threadKey
+  Value leftRoom, rightRoom; // diff + L, R - diff (null when unbounded)
+};
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_CONVERSION_BANDCELLTEST_H

@@ -1,0 +1,50 @@
+//===- BandCellTest.cpp - The band test of one thread's cells -------------===//
+
+#include "SdpaDialect/Conversion/BandCellTest.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+
+/// The saturation bound: far above every compile-time offset (tiles are at
+/// most 2^16), far below the i32 limit.
+static constexpr int64_t kSaturation = int64_t(1) << 20;
+
+BandCellTest::BandCellTest(KernelArith &arith, const Band &band,
+                           Value threadQuery, Value threadKey, Value delta,
+                           Value seqKv)
+    : arith(arith) {
+  keyRoom = saturate(arith.sub(seqKv, threadKey));
+  Value diff = arith.sub(arith.sub(threadKey, threadQuery), delta);
+  if (band.left)
+    leftRoom = saturate(arith.add(diff, arith.idx(*band.left)));
+  if (band.right)
+    rightRoom = saturate(arith.sub(arith.idx(*band.right), diff));
+}
+
+Value BandCellTest::saturate(Value x) {
+  ImplicitLocOpBuilder &b = arith.b;
+  x = arith::MinSIOp::create(b, x, arith.idx(kSaturation));
+  x = arith::MaxSIOp::create(b, x, arith.idx(-kSaturation));
+  return arith::IndexCastOp::create(b, b.getI32Type(), x);
+}
+
+Value BandCellTest::atLeast(Value x, int64_t bound) {
+  ImplicitLocOpBuilder &b = arith.b;
+  Value c = arith::ConstantIntOp::create(b, b.getI32Type(), bound);
+  return arith::CmpIOp::create(b, arith::CmpIPredicate::sge, x, c);
+}
+
+Value BandCellTest::visible(int64_t queryOff, int64_t keyOff) {
+  assert(std::abs(queryOff) < kSaturation / 2 &&
+         std::abs(keyOff) < kSaturation / 2 && "cell offset too large");
+  ImplicitLocOpBuilder &b = arith.b;
+  // keyOff < keyRoom  <=>  keyRoom >= keyOff + 1.
+  Value visible = atLeast(keyRoom, keyOff + 1);
+  if (leftRoom)
+    visible = arith::AndIOp::create(b, visible,
+                                    atLeast(leftRoom, queryOff - keyOff));
+  if (rightRoom)
+    visible = arith::AndIOp::create(b, visible,
+                                    atLeast(rightRoom, keyOff - queryOff));
+  return visible;
+}
