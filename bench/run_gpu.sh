@@ -30,8 +30,6 @@ STEPS="${STEPS:-build test runtime check bench checkbwd sanitize}"
 # Seconds for the whole script (the device tool allows 600 per command).
 DEADLINE="${DEADLINE:-570}"
 ARTIFACTS="${ARTIFACTS:-.artifacts/kernels}"
-# test/Integration/check_forward.py gen writes to .artifacts/kernel.
-[ -d "$ARTIFACTS" ] || [ ! -d .artifacts/kernel ] || ARTIFACTS=.artifacts/kernel
 TEST_ARTIFACTS="${TEST_ARTIFACTS:-.artifacts/runtime-test}"
 BUILD=/tmp/sdpa-build-runtime
 LOG="$OUT/logs.txt"
