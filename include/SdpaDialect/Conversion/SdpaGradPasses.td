@@ -27,8 +27,10 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
       (m16n8k16, f32: `nvgpu.mma.sync` for f16, `nvvm.mma.sync` for bf16)
       and adds `scale * dS K` into the f32
       `dq_accum` with relaxed atomics. dK (times scale) and dV are stored
-      once; a key tile with an empty range stores zeros. Every visited tile
-      is masked cell by cell.
+      once; a key tile with an empty range stores zeros. Edge visits mask P
+      cell by cell; visits of `[q_interior_begin(u), q_interior_end(u))`
+      (a full key tile whose every key every row sees) branch around the
+      mask.
       With `deterministic`, the adds of key tile `u` into query tile `t`
       wait (`ld.acquire.gpu`, thread 0) until `relay_counters[b, h, t]`
       equals the relay turn `u - kv_first(t)` (an `affine.min` of the
