@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Kernel times of artifacts through the runtime, for quick A/B runs.
+
+Times each named artifact (<artifacts>/<name>.manifest) in the direction its
+manifest says: forward (O, LSE) or backward (dQ, dK, dV, with the runtime's
+workspaces). Shape: b=2, Hq=Hkv=--heads, bhsd, head_dim from the manifest,
+random inputs in the artifact's dtype (for the backward, O and dO random and
+LSE = |randn| + 5, which keeps P finite). Median of --iters runs after 3
+warm-ups, CUDA events around the runtime call (so the times include what
+the runtime does on the host per call: about 0.03-0.09 ms more than the
+kernels alone on an H200). No correctness check: that is
+check_forward.py / check_backward.py. The full comparison with the anchors
+is benchmark.py.
+
+usage: time_kernels.py --artifacts DIR NAME[,NAME...] [--sizes 2048,8192,32768]
+"""
+
+import argparse
+import os
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
+
+import sdpa_runtime  # noqa: E402
+
+
+def median_ms(fn, iters):
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(iters):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return sorted(times)[len(times) // 2]
+
+
+def time_artifact(art, s, heads, iters):
+    dtype = art.torch_dtype
+    shape = (2, heads, s, art.head_dim)
+    q, k, v, o, do = (torch.randn(shape, device="cuda", dtype=dtype) for _ in range(5))
+    if art.direction == "forward":
+        out, lse = art.forward(q, k, v)
+        return median_ms(lambda: art.forward(q, k, v, out=out, lse=lse), iters)
+    lse = torch.randn(shape[:3], device="cuda").abs() + 5
+    grads = [torch.empty_like(t) for t in (q, k, v)]
+    return median_ms(lambda: art.backward(q, k, v, o, lse, do, dq=grads[0],
+                                          dk=grads[1], dv=grads[2]), iters)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--artifacts", required=True)
+    p.add_argument("names", help="comma list of artifact names")
+    p.add_argument("--sizes", default="2048,8192,32768")
+    p.add_argument("--heads", type=int, default=16)
+    p.add_argument("--iters", type=int, default=20)
+    args = p.parse_args()
+    print("| artifact | direction | S | median ms |")
+    print("|---|---|---|---|")
+    for name in args.names.split(","):
+        art = sdpa_runtime.Artifact(os.path.join(args.artifacts, name + ".manifest"))
+        for s in (int(x) for x in args.sizes.split(",")):
+            ms = time_artifact(art, s, args.heads, args.iters)
+            print(f"| {name} | {art.direction} | {s} | {ms:.3f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
