@@ -35,6 +35,7 @@ int main(int argc, char **argv) {
   mlir::sdpa::registerSdpaPipelines();
   mlir::sdpa::registerSdpaGradPasses();
   mlir::sdpa::registerSdpaBackwardPipeline();
+  mlir::sdpa::registerSdpaAttentionPipeline();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "sdpa optimizer driver\n", registry));
 }

@@ -30,6 +30,9 @@ namespace mlir::sdpa {
 /// Registers `sdpa-backward-pipeline`.
 void registerSdpaBackwardPipeline();
 
+/// Registers `sdpa-pipeline` (both directions in one module).
+void registerSdpaAttentionPipeline();
+
 } // namespace mlir::sdpa
 
 #endif // SDPADIALECT_CONVERSION_SDPAGRADPASSES_H
