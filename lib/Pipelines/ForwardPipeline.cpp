@@ -50,16 +50,24 @@ struct ForwardPipelineOptions
 
 void buildForwardPipeline(OpPassManager &pm,
                           const ForwardPipelineOptions &options) {
-  ConvertSdpaToGPUOptions lowering;
-  lowering.tileQ = options.tileQ;
-  lowering.tileKv = options.tileKv;
-  lowering.warps = options.warps;
-  lowering.stages = options.stages;
   buildLoweringPipeline(pm, options.tileQ, options.tileKv,
-                        createConvertSdpaToGPU(lowering),
+                        createForwardLowering(options.tileQ, options.tileKv,
+                                              options.warps, options.stages),
                         options.getTargetOptions());
 }
 } // namespace
+
+std::unique_ptr<Pass> mlir::sdpa::createForwardLowering(int64_t tileQ,
+                                                        int64_t tileKv,
+                                                        int64_t warps,
+                                                        int64_t stages) {
+  ConvertSdpaToGPUOptions lowering;
+  lowering.tileQ = tileQ;
+  lowering.tileKv = tileKv;
+  lowering.warps = warps;
+  lowering.stages = stages;
+  return createConvertSdpaToGPU(lowering);
+}
 
 void mlir::sdpa::registerSdpaPipelines() {
   PassPipelineRegistration<ForwardPipelineOptions>(

@@ -59,6 +59,10 @@ protected:
                llvm::cl::init(64)} {}
 };
 
+/// convert-sdpa-to-gpu with a pipeline's forward options.
+std::unique_ptr<Pass> createForwardLowering(int64_t tileQ, int64_t tileKv,
+                                            int64_t warps, int64_t stages);
+
 /// A whole lowering pipeline: sdpa-derive-bounds with the tiles, the convert
 /// pass `lowering`, then buildKernelsToArtifactPipeline.
 void buildLoweringPipeline(OpPassManager &pm, int64_t tileQ, int64_t tileKv,

@@ -21,13 +21,20 @@ using namespace mlir;
 using namespace mlir::sdpa;
 
 namespace {
-/// `tile-q`, `tile-kv` are the forward's tiles (its defaults, 64 x 64);
-/// `backward-tile-q`, `backward-tile-kv` the backward's (32 x 64).
+/// `tile-q`, `tile-kv`, `warps`, `stages` are the forward's (as in
+/// sdpa-forward-pipeline); `backward-tile-q`, `backward-tile-kv` the
+/// backward's tiles (32 x 64, as in sdpa-backward-pipeline).
 struct AttentionPipelineOptions
     : public KernelPipelineOptions<AttentionPipelineOptions> {
   AttentionPipelineOptions()
       : KernelPipelineOptions(/*defaultTileQ=*/64, "Keys per forward tile") {}
 
+  Option<int64_t> warps{*this, "warps",
+                        llvm::cl::desc("Warps per forward block"),
+                        llvm::cl::init(4)};
+  Option<int64_t> stages{*this, "stages",
+                         llvm::cl::desc("Shared-memory stages of K/V (forward)"),
+                         llvm::cl::init(2)};
   Option<int64_t> backwardTileQ{
       *this, "backward-tile-q",
       llvm::cl::desc("Query rows per backward tile"), llvm::cl::init(32)};
@@ -39,10 +46,8 @@ struct AttentionPipelineOptions
 
 void buildAttentionPipeline(OpPassManager &pm,
                             const AttentionPipelineOptions &options) {
-  ConvertSdpaToGPUOptions forward;
-  forward.tileQ = options.tileQ;
-  forward.tileKv = options.tileKv;
-  pm.addPass(createConvertSdpaToGPU(forward));
+  pm.addPass(createForwardLowering(options.tileQ, options.tileKv,
+                                   options.warps, options.stages));
   ConvertSdpaGradToGPUOptions backward;
   backward.tileQ = options.backwardTileQ;
   backward.tileKv = options.backwardTileKv;
