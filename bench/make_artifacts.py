@@ -9,6 +9,10 @@ so one artifact serves every shape the GPU checks and benchmark use.
 Configurations the lowering refuses are reported and skipped (exit 1 unless
 --allow-refused), so the table can name what is planned.
 
+IMPORTED names StableHLO that JAX printed, compiled whole with
+`sdpa-stablehlo-pipeline` into the subdirectory <out>/<name>/ (its kernel
+modules keep their symbols: sdpa_fwd_0, sdpa_bwd_0, ...).
+
   bench/make_artifacts.py --sdpa-opt build/bin/sdpa-opt --out .artifacts/kernels
   bench/make_artifacts.py ... --only bwd_f16_d64_win127_det,f16_d64_win127
 """
@@ -74,6 +78,14 @@ CONFIGS = {
 }
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+IMPORTED = {
+    # A training step on JAX's cuDNN path (bench/check_jax_step.py).
+    "jax-step": os.path.join(HERE, "..", "test", "Import", "Inputs",
+                             "jax_cudnn_causal_swa_bwd.mlir"),
+}
+
+
 def edge(value):
     return "inf" if value is None else str(value)
 
@@ -124,26 +136,36 @@ def main():
                    help="exit 0 when the lowering refuses a configuration")
     p.add_argument("--list", action="store_true", help="print the table and exit")
     args = p.parse_args()
-    names = args.only.split(",") if args.only else list(CONFIGS)
-    unknown = [n for n in names if n not in CONFIGS]
+    names = args.only.split(",") if args.only else list(CONFIGS) + list(IMPORTED)
+    unknown = [n for n in names if n not in CONFIGS and n not in IMPORTED]
     if unknown:
         sys.exit(f"unknown configuration(s): {', '.join(unknown)}")
     if args.list:
         for n in names:
-            print(n, CONFIGS[n])
+            print(n, CONFIGS.get(n) or IMPORTED[n])
         return 0
     os.makedirs(args.out, exist_ok=True)
     refused = []
     for name in names:
-        c = CONFIGS[name]
-        res = subprocess.run([args.sdpa_opt, pipeline(name, c, args.out), "-o", os.devnull],
-                             input=source(name, c), text=True, capture_output=True)
+        if name in IMPORTED:
+            out = os.path.join(args.out, name)
+            os.makedirs(out, exist_ok=True)
+            res = subprocess.run([args.sdpa_opt, IMPORTED[name], "-o", os.devnull,
+                                  f"--sdpa-stablehlo-pipeline=lowering=artifact-dir={out}"],
+                                 text=True, capture_output=True)
+        else:
+            c = CONFIGS[name]
+            res = subprocess.run([args.sdpa_opt, pipeline(name, c, args.out), "-o", os.devnull],
+                                 input=source(name, c), text=True, capture_output=True)
         if res.returncode != 0:
             first = (res.stderr.strip().splitlines() or ["(no diagnostic)"])[0]
             print(f"REFUSED {name}: {first}")
             refused.append(name)
             continue
-        print(f"wrote {os.path.join(args.out, name)}.{{ptx,manifest}}")
+        if name in IMPORTED:
+            print(f"wrote {os.path.join(args.out, name)}/")
+        else:
+            print(f"wrote {os.path.join(args.out, name)}.{{ptx,manifest}}")
     print(f"{len(names) - len(refused)} written, {len(refused)} refused")
     return 1 if refused and not args.allow_refused else 0
 

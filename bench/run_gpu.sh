@@ -14,7 +14,9 @@
 # (check_backward.py on $ARTIFACTS: gradients, determinism), training
 # (check_training.py: one SGD step of a small attention layer through the
 # autograd Function, f16 d64 window 127, both backwards, against PyTorch's
-# SDPA with the dense mask; not in the default STEPS), sanitize
+# SDPA with the dense mask; not in the default STEPS), jaxstep
+# (check_jax_step.py: the imported JAX training step against JAX's cuDNN
+# path; not in the default STEPS), sanitize
 # (compute-sanitizer memcheck + racecheck, bench/sanitize_small.py), bench
 # (benchmark.py, ours + anchors), anchors (benchmark.py, anchors only, for
 # when no kernel artifact exists yet).
@@ -96,6 +98,8 @@ for s in $STEPS; do
       --forward "$ARTIFACTS/f16_d64_win127.manifest" \
       --backward "$ARTIFACTS/bwd_f16_d64_win127_nd.manifest" \
       --backward-det "$ARTIFACTS/bwd_f16_d64_win127_det.manifest" --out "$OUT" ;;
+  jaxstep)
+    step jaxstep 300 python3 bench/check_jax_step.py --artifacts "$ARTIFACTS/jax-step" --out "$OUT" ;;
   sanitize)
     # compute-sanitizer over every artifact on small shapes (and the copy
     # kernels, which show that the tool ran); only kernels named *sdpa*.
