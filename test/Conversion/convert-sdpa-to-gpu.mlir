@@ -5,14 +5,11 @@
 /// (64t - 127) floordiv 64 = t - 2 up to t, and the tiles in
 /// [(64t + 63 - 127) ceildiv 64, (64t + 1) floordiv 64) = [t - 1, t) need no
 /// mask. The kernel's loop bounds must be exactly these maps, applied to
-/// (blockIdx.x)[seq_q, seq_kv] with the lengths as runtime parameters
-/// (buildForwardBounds: the interior's maps take the visit range's results
-/// too, and d0 - 2 is dominated by d0 - 1).
+/// (blockIdx.x)[seq_q, seq_kv] with the lengths as runtime parameters.
 // CHECK-DAG: #[[KVB:.+]] = affine_map<(d0)[s0, s1] -> (0, d0 - 2, {{.*}})>
 // CHECK-DAG: #[[KVE:.+]] = affine_map<(d0)[s0, s1] -> (s1 ceildiv 64, d0 + 1, {{.*}})>
-// CHECK-DAG: #[[PAIR:.+]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG: #[[IB:.+]] = affine_map<(d0)[s0, s1] -> (0, d0 - 1, {{.*}})>
-// CHECK-DAG: #[[IE:.+]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 64, d0, {{.*}})>
+// CHECK-DAG: #[[IB:.+]] = affine_map<(d0)[s0, s1] -> (0, d0 - 1)>
+// CHECK-DAG: #[[IE:.+]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 64, d0)>
 
 /// The manifest of each kernel module travels on the top-level module.
 // CHECK: module attributes {gpu.container_module, sdpa.artifacts = {sdpa_fwd_0 = "sdpa-artifact 1\0Adirection forward\0Adtype bf16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Akernel sdpa_fwd_0 forward\0Ablock 128 1 1\0Ashared_bytes 46080\0Agrid q_tiles heads_q batch\0Aparam q ptr\0A
@@ -51,13 +48,14 @@ func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %
 // CHECK: memref.view %[[DYN]][%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: %[[T:.+]] = gpu.block_id x
 // CHECK: %[[KB:.+]] = affine.max #[[KVB]](%[[T]])[%[[SQI]], %[[SKVI]]]
-// CHECK: %[[RKE:.+]] = affine.min #[[KVE]](%[[T]])[%[[SQI]], %[[SKVI]]]
-// CHECK: %[[KE:.+]] = affine.max #[[PAIR]](%[[RKE]], %[[KB]])
-/// The interior is clamped into the visit range.
+// CHECK: %[[KE:.+]] = affine.min #[[KVE]](%[[T]])[%[[SQI]], %[[SKVI]]]
 // CHECK: %[[RIB:.+]] = affine.max #[[IB]](%[[T]])[%[[SQI]], %[[SKVI]]]
-// CHECK: %[[CIB:.+]] = affine.min #[[PAIR]](%[[RIB]], %[[KE]])
 // CHECK: %[[RIE:.+]] = affine.min #[[IE]](%[[T]])[%[[SQI]], %[[SKVI]]]
-// CHECK: %[[CIE:.+]] = affine.max #[[PAIR]](%[[RIE]], %[[CIB]])
+/// The interior is clamped into the visit range.
+// CHECK: %[[M0:.+]] = arith.minsi %[[RIB]], %[[KE]]
+// CHECK: %[[CIB:.+]] = arith.maxsi %[[M0]], %[[KB]]
+// CHECK: %[[M1:.+]] = arith.minsi %[[RIE]], %[[KE]]
+// CHECK: %[[CIE:.+]] = arith.maxsi %[[M1]], %[[CIB]]
 /// Q, K and V tiles arrive by 16-byte cp.async with zero fill past the end.
 // CHECK: nvgpu.device_async_copy %[[Q]][%{{.+}}], %{{.+}}[%{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1}
 // CHECK: nvgpu.device_async_create_group
@@ -68,28 +66,29 @@ func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %
 // CHECK: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<2x64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
 /// The band test (BandCellTest): per thread, Skv - col, diff + L and R - diff
-/// (diff = col - row - delta) saturated to i32; per cell three compares with
-/// constants. Cell (0, 0): col < Skv, and diff + 0 >= -L, diff + 0 <= R; cell
-/// (0, 1): col + 1 < Skv, diff + 1 >= -L, diff + 1 <= R.
-// CHECK: %[[KROOM:.+]] = arith.index_cast %{{.+}} : index to i32
-// CHECK: %[[LROOM:.+]] = arith.index_cast %{{.+}} : index to i32
-// CHECK: %[[RROOM:.+]] = arith.index_cast %{{.+}} : index to i32
-// CHECK: %[[C1:.+]] = arith.constant 1 : i32
-// CHECK-NEXT: %[[K0:.+]] = arith.cmpi sge, %[[KROOM]], %[[C1]] : i32
-// CHECK-NEXT: %[[C0:.+]] = arith.constant 0 : i32
-// CHECK-NEXT: %[[L0:.+]] = arith.cmpi sge, %[[LROOM]], %[[C0]] : i32
+/// (diff = col - row - delta), then per cell three compares with constants.
+/// Cell (0, 0): col < Skv, diff + 0 >= -L, diff + 0 <= R; cell (0, 1):
+/// col + 1 < Skv, diff + 1 >= -L, diff + 1 <= R.
+// CHECK: %[[KROOM:.+]] = arith.subi %[[SKVI]], %{{.+}} : index
+// CHECK: %[[C127:.+]] = arith.constant 127 : index
+// CHECK-NEXT: %[[LROOM:.+]] = arith.addi %{{.+}}, %[[C127]] : index
+// CHECK: %[[RROOM:.+]] = arith.subi %{{.+}}, %{{.+}} : index
+// CHECK: %[[C1:.+]] = arith.constant 1 : index
+// CHECK-NEXT: %[[K0:.+]] = arith.cmpi sge, %[[KROOM]], %[[C1]] : index
+// CHECK-NEXT: %[[C0:.+]] = arith.constant 0 : index
+// CHECK-NEXT: %[[L0:.+]] = arith.cmpi sge, %[[LROOM]], %[[C0]] : index
 // CHECK-NEXT: %[[KL0:.+]] = arith.andi %[[K0]], %[[L0]] : i1
-// CHECK-NEXT: %[[C0B:.+]] = arith.constant 0 : i32
-// CHECK-NEXT: %[[R0:.+]] = arith.cmpi sge, %[[RROOM]], %[[C0B]] : i32
+// CHECK-NEXT: %[[C0B:.+]] = arith.constant 0 : index
+// CHECK-NEXT: %[[R0:.+]] = arith.cmpi sge, %[[RROOM]], %[[C0B]] : index
 // CHECK-NEXT: %[[V0:.+]] = arith.andi %[[KL0]], %[[R0]] : i1
 // CHECK-NEXT: arith.select %[[V0]], %{{.+}}, %cst{{.*}} : f32
-// CHECK-NEXT: %[[C2:.+]] = arith.constant 2 : i32
-// CHECK-NEXT: arith.cmpi sge, %[[KROOM]], %[[C2]] : i32
-// CHECK-NEXT: %[[CM1:.+]] = arith.constant -1 : i32
-// CHECK-NEXT: arith.cmpi sge, %[[LROOM]], %[[CM1]] : i32
+// CHECK-NEXT: %[[C2:.+]] = arith.constant 2 : index
+// CHECK-NEXT: arith.cmpi sge, %[[KROOM]], %[[C2]] : index
+// CHECK-NEXT: %[[CM1:.+]] = arith.constant -1 : index
+// CHECK-NEXT: arith.cmpi sge, %[[LROOM]], %[[CM1]] : index
 // CHECK-NEXT: arith.andi
-// CHECK-NEXT: %[[CP1:.+]] = arith.constant 1 : i32
-// CHECK-NEXT: arith.cmpi sge, %[[RROOM]], %[[CP1]] : i32
+// CHECK-NEXT: %[[CP1:.+]] = arith.constant 1 : index
+// CHECK-NEXT: arith.cmpi sge, %[[RROOM]], %[[CP1]] : index
 // CHECK: gpu.shuffle  xor
 // CHECK: math.exp2
 // CHECK: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = true}
@@ -100,7 +99,7 @@ func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %
 // CHECK: } {sdpa.interior}
 /// Masked edge [ie, kv_end).
 // CHECK: scf.for %{{.+}} = %[[CIE]] to %[[KE]] step
-// CHECK: arith.cmpi sge, %{{.+}}, %{{.+}} : i32
+// CHECK: arith.cmpi sge
 // CHECK: } {sdpa.masked}
 /// Epilogue: O and LSE from registers.
 // CHECK: math.log2
@@ -115,9 +114,9 @@ func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %
 // CHECK: memref.view {{.*}} to memref<64x136xf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK: nvgpu.mma.sync(%{{.+}}, %{{.+}}, %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-// CHECK: arith.cmpi sge, %{{.+}}, %{{.+}} : i32
-// CHECK-NEXT: arith.constant 0 : i32
-// CHECK-NEXT: arith.cmpi sge, %{{.+}}, %{{.+}} : i32
+// CHECK: arith.cmpi sge, %{{.+}}, %{{.+}} : index
+// CHECK-NEXT: arith.constant 0 : index
+// CHECK-NEXT: arith.cmpi sge, %{{.+}}, %{{.+}} : index
 // CHECK-NEXT: arith.andi
 // CHECK-NEXT: arith.select
 // CHECK: } {sdpa.masked}

@@ -9,9 +9,12 @@
 //   (diff + L) >= queryOff - keyOff               (left edge, if bounded)
 //   (R - diff) >= keyOff - queryOff               (right edge, if bounded)
 //
-// The three per-thread values are formed once and saturated to [-2^20, 2^20]
-// in i32: every cell then costs three compares with immediates, and the
-// saturation cannot change a comparison with a constant that small. Query
+// The three per-thread values are formed once; every cell then costs three
+// compares with immediates. With `narrow`, the values are saturated to
+// [-2^20, 2^20] and compared in i32 (the saturation cannot change a
+// comparison with a constant that small), which the backward prefers; the
+// forward keeps index compares (measured on an H200: i32 cost it 6
+// registers and 2-3% of its time, the backward gained). Query
 // rows past Sq are not tested: the forward never stores them and the
 // backward gives them P = 0 through their row statistics.
 //
@@ -29,18 +32,19 @@ class BandCellTest {
 public:
   /// `threadQuery`, `threadKey`, `delta` and `seqKv` are `index` values.
   BandCellTest(KernelArith &arith, const Band &band, Value threadQuery,
-               Value threadKey, Value delta, Value seqKv);
+               Value threadKey, Value delta, Value seqKv, bool narrow);
 
   /// An i1: whether cell (threadQuery + queryOff, threadKey + keyOff) is
   /// visible.
   Value visible(int64_t queryOff, int64_t keyOff);
 
 private:
-  /// `x` clamped to [-2^20, 2^20], as i32.
+  /// `x` clamped to [-2^20, 2^20], as i32 (narrow), else `x`.
   Value saturate(Value x);
   Value atLeast(Value x, int64_t bound);
 
   KernelArith &arith;
+  bool narrow;
   Value keyRoom;             // Skv - threadKey
   Value leftRoom, rightRoom; // diff + L, R - diff (null when unbounded)
 };

@@ -11,8 +11,8 @@ static constexpr int64_t kSaturation = int64_t(1) << 20;
 
 BandCellTest::BandCellTest(KernelArith &arith, const Band &band,
                            Value threadQuery, Value threadKey, Value delta,
-                           Value seqKv)
-    : arith(arith) {
+                           Value seqKv, bool narrow)
+    : arith(arith), narrow(narrow) {
   keyRoom = saturate(arith.sub(seqKv, threadKey));
   Value diff = arith.sub(arith.sub(threadKey, threadQuery), delta);
   if (band.left)
@@ -22,6 +22,8 @@ BandCellTest::BandCellTest(KernelArith &arith, const Band &band,
 }
 
 Value BandCellTest::saturate(Value x) {
+  if (!narrow)
+    return x;
   ImplicitLocOpBuilder &b = arith.b;
   x = arith::MinSIOp::create(b, x, arith.idx(kSaturation));
   x = arith::MaxSIOp::create(b, x, arith.idx(-kSaturation));
@@ -30,7 +32,8 @@ Value BandCellTest::saturate(Value x) {
 
 Value BandCellTest::atLeast(Value x, int64_t bound) {
   ImplicitLocOpBuilder &b = arith.b;
-  Value c = arith::ConstantIntOp::create(b, b.getI32Type(), bound);
+  Value c = narrow ? Value(arith::ConstantIntOp::create(b, b.getI32Type(), bound))
+                   : arith.idx(bound);
   return arith::CmpIOp::create(b, arith::CmpIPredicate::sge, x, c);
 }
 

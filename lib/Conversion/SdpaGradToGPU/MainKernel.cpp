@@ -204,7 +204,7 @@ SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
     // key = k0 + 16 warp + lane / 4 + 8 i.
     Value keyLocal0 = add(mul(warp, idx(sm80::kMmaM)), fragRow);
     BandCellTest band(*this, spec.band, add(q0, fragCol), add(k0, keyLocal0),
-                      delta, seqKv);
+                      delta, seqKv, /*narrow=*/true);
     SmallVector<Value> masked(p);
     for (int64_t j = 0; j < int64_t(p.size()); ++j) {
       for (int64_t e = 0; e < 2; ++e) {
