@@ -261,7 +261,10 @@ public:
     for (int i = 0; i < rank; ++i) {
       if (i == idx.d || t.shape[i] <= 1)
         continue;
-      if ((t.strides[i] * bytes) % kPointerAlignment != 0)
+      // Reduced before the product: an empty tensor's strides are not bounded
+      // by its (empty) span, and stride * bytes could overflow (found by
+      // sdpa-runtime-fuzzer: a stride of 8.6e18 behind a zero batch).
+      if ((t.strides[i] % kPointerAlignment) * bytes % kPointerAlignment != 0)
         return fail(std::string(name) + ": the " + dimName(layout, i) +
                     " stride (" + std::to_string(t.strides[i]) +
                     " elements) is not a multiple of " +

@@ -193,6 +193,29 @@ TEST(ForwardCheck, EmptyTensorsMayHaveNullPointers) {
   EXPECT_EQ(p.grid.qTiles, 0);
 }
 
+/// An empty tensor's strides are not bounded by its span: the row-stride
+/// check must not multiply a huge one by the element size (2^62 * 2 bytes
+/// overflowed int64_t). 2^62 elements of 2 bytes are 16-byte aligned, and
+/// the tensors are empty, so the check passes.
+TEST(ForwardCheck, EmptyTensorsMayHaveHugeStrides) {
+  Manifest m = parseOrDie(forwardLines());
+  SdpaForwardArgs a = denseArgs();
+  a.q = makeTensor(0, kBf16, {0, 16, 1000, 64});
+  a.q.strides[1] = int64_t(1) << 62;
+  a.o = makeTensor(0, kBf16, {0, 16, 1000, 64});
+  a.k = makeTensor(0, kBf16, {0, 4, 1500, 64});
+  a.v = makeTensor(0, kBf16, {0, 4, 1500, 64});
+  a.lse = makeTensor(0, kF32, {0, 16, 1000});
+  Problem p;
+  ParamTable t;
+  std::string error;
+  EXPECT_TRUE(checkForward(m, a, p, t, error)) << error;
+  // Misaligned by 2 bytes still is refused.
+  a.q.strides[1] = (int64_t(1) << 62) + 1;
+  EXPECT_FALSE(checkForward(m, a, p, t, error));
+  EXPECT_NE(error.find("stride"), std::string::npos) << error;
+}
+
 TEST(ForwardCheck, SizeOneDimensionsIgnoreTheirStrides) {
   Manifest m = parseOrDie(forwardLines());
   SdpaForwardArgs a = denseArgs();
