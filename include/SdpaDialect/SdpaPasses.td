@@ -39,8 +39,8 @@ def SdpaMaterializeBounds : Pass<"sdpa-materialize-bounds", "::mlir::ModuleOp"> 
   let description = [{
     For every attention op that carries a `schedule`, adds to the module three
     functions computing its bounds with `affine.max`/`affine.min` and the
-    clamps every consumer applies (the same code kernels use for their loop
-    bounds):
+    clamps every consumer applies (the same code the backward kernel uses
+    for its loop bounds and relay turn):
 
         @<func>_sdpa<i>_forward_bounds(%t, %sq, %skv)
             -> (kv_begin, kv_end, interior_begin, interior_end)

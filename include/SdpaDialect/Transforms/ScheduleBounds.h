@@ -1,8 +1,10 @@
 //===- ScheduleBounds.h - Schedule maps as affine.max/min ops ---*- C++ -*-===//
 //
 // Materializes the maps of a #sdpa.schedule as affine.max / affine.min ops
-// with the clamps every consumer needs, so that kernels and host code get
-// their loop bounds from one place.
+// with the clamps every consumer needs: the backward kernel (its q-loop, its
+// interior, the relay turn) and the host functions of sdpa-materialize-bounds
+// take their bounds from here. The forward kernel applies the same maps with
+// lighter clamps of its own (ForwardKernel.cpp says why).
 //
 //===----------------------------------------------------------------------===//
 
