@@ -34,6 +34,14 @@ def visible_cells(sq, skv, left, right, align):
     return int((hi - lo + 1).clamp(min=0).sum())
 
 
+def rel(x, ref):
+    """max |x - ref| / max |ref| in float64; NaN if x holds a NaN, 0 if empty."""
+    if torch.isnan(x).any():
+        return math.nan
+    scale = (ref.abs().max().item() if ref.numel() else 0.0) or 1.0
+    return (x.double() - ref).abs().max().item() / scale if x.numel() else 0.0
+
+
 def reference(q, k, v, left, right, align, scale):
     """O (float64) and LSE (float64, -inf on rows that see no key).
 

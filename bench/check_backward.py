@@ -25,17 +25,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
 sys.path.insert(0, HERE)
 
-from attention_ref import reference, reference_grads  # noqa: E402
+from attention_ref import reference, reference_grads, rel  # noqa: E402
 from check_forward import dense_cases, thd_cases, to_bhsd, from_bhsd  # noqa: E402
 
 TOL = {"bf16": 5e-2, "f16": 1e-2}
-
-
-def rel(x, ref):
-    if torch.isnan(x).any():
-        return math.nan
-    scale = (ref.abs().max().item() if ref.numel() else 0.0) or 1.0
-    return (x.double() - ref).abs().max().item() / scale if x.numel() else 0.0
 
 
 def run_case(art, layout, q, k, v, do, cu_q=None, cu_kv=None):

@@ -65,14 +65,6 @@ def jax_child(directory):
     print("jax", jax.__version__, jax.devices()[0].device_kind, flush=True)
 
 
-def rel(x, ref):
-    import torch
-    if torch.isnan(x).any():
-        return math.nan
-    scale = ref.abs().max().item() or 1.0
-    return (x.double() - ref.double()).abs().max().item() / scale
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--artifacts", default=".artifacts/kernels/jax-step")
@@ -88,7 +80,7 @@ def main():
     sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
     sys.path.insert(0, HERE)
     import sdpa_runtime
-    from attention_ref import reference, reference_grads
+    from attention_ref import reference, reference_grads, rel
 
     fwd = sdpa_runtime.Artifact(os.path.join(args.artifacts, "sdpa_fwd_0.manifest"))
     bwd = sdpa_runtime.Artifact(os.path.join(args.artifacts, "sdpa_bwd_0.manifest"))

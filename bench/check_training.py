@@ -92,15 +92,6 @@ def cell_mask(sq, skv, left, right, align):
             for i in range(sq)]
 
 
-def rel(x, ref):
-    """max |x - ref| / max |ref| in float64 (NaN if x has a NaN)."""
-    x, ref = x.double(), ref.double()
-    if x.isnan().any():
-        return math.nan
-    scale = ref.abs().max().item() or 1.0
-    return (x - ref).abs().max().item() / scale
-
-
 # -- the layer ----------------------------------------------------------------
 
 PARAMS = ("Wq", "Wk", "Wv", "Wo")
@@ -181,6 +172,7 @@ def train_step(init, x, target, attend, heads, lr):
 
 def compare(ours, ref):
     """{quantity: error}, one entry per loss, gradient and parameter."""
+    from attention_ref import rel
     errs = {"loss": rel(ours["loss"], ref["loss"]),
             "loss after": rel(ours["loss after"], ref["loss after"])}
     for group, prefix in (("attn grads", ""), ("param grads", "grad "),
