@@ -2,6 +2,9 @@
 
 #include "SdpaDialect/Conversion/BandCellTest.h"
 
+#include <cassert>
+#include <cstdlib>
+
 using namespace mlir;
 using namespace mlir::sdpa;
 
@@ -34,7 +37,7 @@ Value BandCellTest::atLeast(Value x, int64_t bound) {
   ImplicitLocOpBuilder &b = arith.b;
   Value c = narrow ? Value(arith::ConstantIntOp::create(b, b.getI32Type(), bound))
                    : arith.idx(bound);
-  return arith::CmpIOp::create(b, arith::CmpIPredicate::sge, x, c);
+  return arith.cmp(arith::CmpIPredicate::sge, x, c);
 }
 
 Value BandCellTest::visible(int64_t queryOff, int64_t keyOff) {

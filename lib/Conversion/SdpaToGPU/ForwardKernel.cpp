@@ -188,7 +188,7 @@ static Value applyScheduleMap(ImplicitLocOpBuilder &b, AffineMap map,
 /// against the brute-force mask, these by the lit test and the GPU sweep.
 void ForwardKernelBuilder::emitScheduleBounds() {
   Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  ScheduleMaps maps = spec.schedule.getMaps();
+  const ScheduleMaps &maps = spec.maps;
   kvBegin = applyScheduleMap(b, maps.kvBegin, /*isMax=*/true, qTile, seqQ,
                              seqKv);
   kvEnd = applyScheduleMap(b, maps.kvEnd, /*isMax=*/false, qTile, seqQ,

@@ -71,9 +71,7 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
 
   spec.band = op.getMaskAttr().getBand();
   spec.scale = op.getScaleOrDefault();
-  MLIRContext *ctx = op.getContext();
-  spec.schedule = ScheduleAttr::get(
-      ctx, spec.tiles, deriveScheduleMaps(spec.band, spec.tiles, ctx));
+  spec.maps = deriveScheduleMaps(spec.band, spec.tiles, op.getContext());
   return spec;
 }
 
