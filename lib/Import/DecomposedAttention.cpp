@@ -12,14 +12,14 @@
 // and a label per dimension (batch, kv head, group, query row, key, head
 // dim), so every product, reduction and broadcast is checked to act on the
 // right dimensions. The mask is then read symbolically (MaskAnalysis) and
-// verified cell by cell. Anything that does not match exactly is declined
-// with a remark and left unchanged.
+// verified cell by cell. A softmax whose probabilities feed dV = P^T dO has
+// its backward matched too (DecomposedBackward.cpp). Anything that does
+// not match exactly is declined with a remark and left unchanged.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Import.h"
+#include "Decomposed.h"
 #include "MaskAnalysis.h"
-#include "Site.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/SymbolTable.h"
@@ -27,82 +27,20 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <cmath>
-#include <memory>
 
 using namespace mlir;
 using namespace mlir::sdpa;
 using namespace mlir::sdpa::import;
 
-namespace {
+//===----------------------------------------------------------------------===//
+// Labels
+//===----------------------------------------------------------------------===//
 
-/// What one tensor dimension indexes.
-enum class Dim : uint8_t {
-  B,    ///< batch
-  Hkv,  ///< key/value head
-  G,    ///< query head within its group (h = hkv * G + g)
-  H,    ///< query head (Hkv and G merged)
-  Sq,   ///< query row
-  Skv,  ///< key
-  D,    ///< head dimension
-  Unit, ///< a size-1 dimension without meaning
-  Star, ///< a broadcast (repeated) dimension
-};
-using Labels = SmallVector<Dim, 6>;
-
-/// The stages of the attention chain.
-enum class Kind {
-  Unknown,
-  Splat,   ///< a float splat constant
-  Scores,  ///< Q K^T
-  Scaled,  ///< scale * Q K^T
-  Masked,  ///< select(mask, scaled scores, fill)
-  RowMax,  ///< max over keys of the logits
-  Shifted, ///< logits - row max
-  Exp,     ///< exp(logits - row max)
-  RowSum,  ///< sum over keys of Exp
-  Probs,   ///< Exp / RowSum
-  Out,     ///< P V
-};
-
-/// Facts about one attention, gathered along its chain.
-struct Info {
-  Value query, key, value;
-  Layout layout = Layout::bhsd;
-  int64_t groups = 1;
-  double scale = 1.0;
-  std::optional<Site> mask;
-  Labels maskLabels;
-  double fill = 0;
-};
-
-struct Node {
-  Kind kind = Kind::Unknown;
-  Labels labels;
-  double splat = 0;
-  std::shared_ptr<Info> info;
-  /// The op that produced this kind (shape ops keep it): identifies a value
-  /// up to layout.
-  std::optional<Site> origin;
-  /// For RowMax / Shifted / Exp: the logits' origin; for RowSum: the Exp's.
-  std::optional<Site> of;
-};
-
-/// Whether `a` and `b` (of one shape) index the same cells; a Star in `b`
-/// may stand for the key dimension of `a` (a row statistic broadcast).
-bool compatible(const Labels &a, const Labels &b, ArrayRef<int64_t> shape) {
-  if (a.size() != b.size())
-    return false;
-  for (auto [i, size] : llvm::enumerate(shape)) {
-    if (size == 1)
-      continue;
-    if (a[i] != b[i] && !(b[i] == Dim::Star && a[i] == Dim::Skv))
-      return false;
-  }
-  return true;
+ArrayRef<int64_t> import::shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
 }
 
-/// The labels of the non-unit dimensions, in order.
-Labels significant(const Labels &labels, ArrayRef<int64_t> shape) {
+Labels import::significant(const Labels &labels, ArrayRef<int64_t> shape) {
   Labels out;
   for (auto [label, size] : llvm::zip(labels, shape))
     if (size != 1)
@@ -110,14 +48,10 @@ Labels significant(const Labels &labels, ArrayRef<int64_t> shape) {
   return out;
 }
 
-ArrayRef<int64_t> shapeOf(Value value) {
-  return cast<RankedTensorType>(value.getType()).getShape();
-}
-
-/// Labels through a reshape: size-1 dimensions come and go, and (Hkv, G)
-/// may merge into H.
-std::optional<Labels> reshapeLabels(const Labels &in, ArrayRef<int64_t> from,
-                                    ArrayRef<int64_t> to) {
+std::optional<Labels> import::reshapeLabels(const Labels &in,
+                                            ArrayRef<int64_t> from,
+                                            ArrayRef<int64_t> to,
+                                            int64_t headsKv) {
   Labels inSig;
   SmallVector<int64_t> inSizes;
   for (auto [label, size] : llvm::zip(in, from))
@@ -143,6 +77,13 @@ std::optional<Labels> reshapeLabels(const Labels &in, ArrayRef<int64_t> from,
       i += 2;
       continue;
     }
+    if (o + 1 < outDims.size() && inSig[i] == Dim::H && headsKv > 0 &&
+        size == headsKv && size * to[outDims[o + 1]] == inSizes[i]) {
+      out[outDims[o++]] = Dim::Hkv;
+      out[outDims[o++]] = Dim::G;
+      ++i;
+      continue;
+    }
     return std::nullopt;
   }
   if (i != inSig.size() || o != outDims.size())
@@ -150,19 +91,152 @@ std::optional<Labels> reshapeLabels(const Labels &in, ArrayRef<int64_t> from,
   return out;
 }
 
-/// The labels of a rank-4 key (or value) tensor in `layout`.
-Labels keyLabels(Layout layout) {
+Labels import::permuteLabels(const Labels &in, ArrayRef<int64_t> permutation) {
+  Labels out;
+  for (int64_t p : permutation)
+    out.push_back(in[p]);
+  return out;
+}
+
+Labels import::keyLabels(Layout layout) {
   if (layout == Layout::bshd)
     return {Dim::B, Dim::Skv, Dim::Hkv, Dim::D};
   return {Dim::B, Dim::Hkv, Dim::Skv, Dim::D};
 }
 
-/// The labels the output must have: the query's layout.
-Labels queryLabels(Layout layout, int64_t groups) {
+Labels import::queryLabels(Layout layout, int64_t groups) {
   Dim head = groups > 1 ? Dim::H : Dim::Hkv;
   if (layout == Layout::bshd)
     return {Dim::B, Dim::Sq, head, Dim::D};
   return {Dim::B, head, Dim::Sq, Dim::D};
+}
+
+/// The significant labels with a lone group dimension read as the query
+/// head (with one kv head, G indexes the query heads).
+static Labels headsNormalized(const Labels &labels, ArrayRef<int64_t> shape) {
+  Labels out = significant(labels, shape);
+  if (!llvm::is_contained(out, Dim::Hkv))
+    for (Dim &label : out)
+      if (label == Dim::G)
+        label = Dim::H;
+  return out;
+}
+
+FailureOr<Labels> import::productLabels(shlo::DotGeneralOp dot,
+                                        const Labels &lhs, const Labels &rhs,
+                                        ArrayRef<Dim> contract,
+                                        ArrayRef<Dim> lhsFree,
+                                        ArrayRef<Dim> rhsFree) {
+  ArrayRef<int64_t> lhsShape = shapeOf(dot.getLhs());
+  ArrayRef<int64_t> rhsShape = shapeOf(dot.getRhs());
+  Labels result;
+  for (auto [l, r] : llvm::zip(dot.getLhsBatchingDimensions(),
+                               dot.getRhsBatchingDimensions())) {
+    if (lhs[l] != rhs[r] || (lhs[l] != Dim::B && lhs[l] != Dim::Hkv))
+      return failure();
+    result.push_back(lhs[l]);
+  }
+  for (auto [l, r] : llvm::zip(dot.getLhsContractingDimensions(),
+                               dot.getRhsContractingDimensions())) {
+    bool unit = lhsShape[l] == 1 && rhsShape[r] == 1;
+    if (!unit && (lhs[l] != rhs[r] || !llvm::is_contained(contract, lhs[l])))
+      return failure();
+  }
+  auto addFree = [&](const Labels &labels, ArrayRef<int64_t> shape,
+                     ArrayRef<int64_t> batch, ArrayRef<int64_t> contracting,
+                     ArrayRef<Dim> allowed) {
+    for (auto [d, label] : llvm::enumerate(labels)) {
+      int64_t dim = static_cast<int64_t>(d);
+      if (llvm::is_contained(batch, dim) || llvm::is_contained(contracting, dim))
+        continue;
+      if (shape[d] != 1 && !llvm::is_contained(allowed, label))
+        return false;
+      result.push_back(label);
+    }
+    return true;
+  };
+  if (!addFree(lhs, lhsShape, dot.getLhsBatchingDimensions(),
+               dot.getLhsContractingDimensions(), lhsFree) ||
+      !addFree(rhs, rhsShape, dot.getRhsBatchingDimensions(),
+               dot.getRhsContractingDimensions(), rhsFree))
+    return failure();
+  // Every non-unit B / Hkv dimension must be batched.
+  auto batched = [&](Dim label) { return llvm::count(result, label) <= 1; };
+  if (!batched(Dim::B) || !batched(Dim::Hkv))
+    return failure();
+  return result;
+}
+
+FailureOr<Value> import::followToLayout(Value out, Labels labels, Type type,
+                                        const Labels &want, int64_t headsKv,
+                                        double *factor) {
+  auto wantType = cast<RankedTensorType>(type);
+  Labels wanted = headsNormalized(want, wantType.getShape());
+  while (true) {
+    if (out.getType() == type &&
+        headsNormalized(labels, shapeOf(out)) == wanted)
+      return out;
+    if (!out.hasOneUse())
+      return failure();
+    Operation *user = *out.user_begin();
+    if (user->getNumResults() != 1)
+      return failure();
+    Value next = user->getResult(0);
+    if (auto transpose = dyn_cast<shlo::TransposeOp>(user)) {
+      labels = permuteLabels(labels, transpose.getPermutation());
+    } else if (isa<shlo::ReshapeOp>(user)) {
+      std::optional<Labels> reshaped =
+          reshapeLabels(labels, shapeOf(out), shapeOf(next), headsKv);
+      if (!reshaped)
+        return failure();
+      labels = *reshaped;
+    } else if (isa<shlo::ConvertOp>(user)) {
+      if (!isa<FloatType>(getElementTypeOrSelf(next.getType())))
+        return failure();
+    } else if (isa<shlo::MultiplyOp>(user) && factor) {
+      Value other = user->getOperand(0) == out ? user->getOperand(1)
+                                               : user->getOperand(0);
+      Operation *def = other.getDefiningOp();
+      if (auto broadcast = dyn_cast_or_null<shlo::BroadcastInDimOp>(def))
+        def = broadcast.getOperand().getDefiningOp();
+      auto constant = dyn_cast_or_null<shlo::ConstantOp>(def);
+      auto dense = constant ? dyn_cast<DenseFPElementsAttr>(constant.getValue())
+                            : DenseFPElementsAttr();
+      if (!dense || !dense.isSplat())
+        return failure();
+      *factor *= dense.getSplatValue<APFloat>().convertToDouble();
+    } else {
+      return failure();
+    }
+    out = next;
+  }
+}
+
+Value import::peelUpcast(Value value) {
+  auto convert = value.getDefiningOp<shlo::ConvertOp>();
+  if (!convert)
+    return value;
+  Type from = getElementTypeOrSelf(convert.getOperand().getType());
+  Type to = getElementTypeOrSelf(value.getType());
+  if (isa<Float16Type, BFloat16Type>(from) && isa<Float32Type, Float64Type>(to))
+    return convert.getOperand();
+  return value;
+}
+
+namespace {
+
+/// Whether `a` and `b` (of one shape) index the same cells; a Star in `b`
+/// may stand for the key dimension of `a` (a row statistic broadcast).
+bool compatible(const Labels &a, const Labels &b, ArrayRef<int64_t> shape) {
+  if (a.size() != b.size())
+    return false;
+  for (auto [i, size] : llvm::enumerate(shape)) {
+    if (size == 1)
+      continue;
+    if (a[i] != b[i] && !(b[i] == Dim::Star && a[i] == Dim::Skv))
+      return false;
+  }
+  return true;
 }
 
 std::optional<double> splatValue(shlo::ConstantOp constant) {
@@ -175,343 +249,328 @@ std::optional<double> splatValue(shlo::ConstantOp constant) {
   return value.convertToDouble();
 }
 
-/// The abstract interpreter of the attention chain.
-class Matcher {
-public:
-  Node analyze(const Site &site) {
-    Operation *op = site.getDefiningOp();
-    if (!op)
-      return {};
-    auto type = dyn_cast<RankedTensorType>(site.value.getType());
-    if (!type)
-      return {};
-    ArrayRef<int64_t> shape = type.getShape();
+bool isScoreKind(Kind kind) {
+  return kind == Kind::Scores || kind == Kind::Scaled;
+}
 
-    if (auto constant = dyn_cast<shlo::ConstantOp>(op)) {
-      if (std::optional<double> v = splatValue(constant))
-        return Node{Kind::Splat, {}, *v, nullptr, std::nullopt, std::nullopt};
+/// A copy of `node` whose info records the unsupported `feature`.
+Node withUnsupported(Node node, StringRef feature) {
+  auto info = std::make_shared<Info>(*node.info);
+  if (info->unsupported.empty())
+    info->unsupported = feature.str();
+  node.info = info;
+  return node;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The interpreter
+//===----------------------------------------------------------------------===//
+
+Node Matcher::analyze(const Site &site) {
+  auto key = site.key();
+  auto it = memo.find(key);
+  if (it != memo.end())
+    return it->second;
+  if (depth >= kMaxGraphDepth) {
+    tooDeep = true;
+    return {};
+  }
+  ++depth;
+  Node node = analyzeOp(site);
+  --depth;
+  memo[key] = node;
+  return node;
+}
+
+Node Matcher::analyzeOp(const Site &site) {
+  Operation *op = site.getDefiningOp();
+  if (!op || site.truncated)
+    return {};
+  auto type = dyn_cast<RankedTensorType>(site.value.getType());
+  if (!type)
+    return {};
+  ArrayRef<int64_t> shape = type.getShape();
+  StringRef name = op->getName().getStringRef();
+
+  if (auto constant = dyn_cast<shlo::ConstantOp>(op)) {
+    if (std::optional<double> v = splatValue(constant))
+      return Node{Kind::Splat, {}, *v, nullptr, std::nullopt, std::nullopt};
+    return {};
+  }
+  if (auto broadcast = dyn_cast<shlo::BroadcastInDimOp>(op)) {
+    Node in = analyze(site.operand(0));
+    if (in.kind == Kind::Splat || in.kind == Kind::Unknown)
+      return in;
+    ArrayRef<int64_t> from = shapeOf(broadcast.getOperand());
+    Labels labels;
+    for (int64_t size : shape)
+      labels.push_back(size == 1 ? Dim::Unit : Dim::Star);
+    for (auto [j, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
+      if (from[j] == shape[d])
+        labels[d] = in.labels[j];
+    in.labels = labels;
+    return in;
+  }
+  if (auto transpose = dyn_cast<shlo::TransposeOp>(op)) {
+    Node in = analyze(site.operand(0));
+    if (in.kind == Kind::Splat || in.kind == Kind::Unknown)
+      return in;
+    in.labels = permuteLabels(in.labels, transpose.getPermutation());
+    return in;
+  }
+  if (auto reshape = dyn_cast<shlo::ReshapeOp>(op)) {
+    Node in = analyze(site.operand(0));
+    if (in.kind == Kind::Splat || in.kind == Kind::Unknown)
+      return in;
+    std::optional<Labels> labels =
+        reshapeLabels(in.labels, shapeOf(reshape.getOperand()), shape);
+    if (!labels)
       return {};
-    }
-    if (auto broadcast = dyn_cast<shlo::BroadcastInDimOp>(op)) {
-      Node in = analyze(site.operand(0));
-      if (in.kind == Kind::Splat || in.kind == Kind::Unknown)
-        return in;
-      ArrayRef<int64_t> from = shapeOf(broadcast.getOperand());
-      Labels labels;
-      for (int64_t size : shape)
-        labels.push_back(size == 1 ? Dim::Unit : Dim::Star);
-      for (auto [j, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
-        if (from[j] == shape[d])
-          labels[d] = in.labels[j];
-      in.labels = labels;
+    in.labels = *labels;
+    return in;
+  }
+  if (auto convert = dyn_cast<shlo::ConvertOp>(op)) {
+    Node in = analyze(site.operand(0));
+    // Rounding the probabilities or the output to the operand type is
+    // what the sdpa op does too; other conversions change the chain.
+    if ((in.kind == Kind::Probs || in.kind == Kind::Out) &&
+        isa<FloatType>(type.getElementType()))
       return in;
-    }
-    if (auto transpose = dyn_cast<shlo::TransposeOp>(op)) {
-      Node in = analyze(site.operand(0));
-      if (in.kind == Kind::Splat || in.kind == Kind::Unknown)
-        return in;
-      Labels labels;
-      for (int64_t p : transpose.getPermutation())
-        labels.push_back(in.labels[p]);
-      in.labels = labels;
-      return in;
-    }
-    if (auto reshape = dyn_cast<shlo::ReshapeOp>(op)) {
-      Node in = analyze(site.operand(0));
-      if (in.kind == Kind::Splat || in.kind == Kind::Unknown)
-        return in;
-      std::optional<Labels> labels =
-          reshapeLabels(in.labels, shapeOf(reshape.getOperand()), shape);
-      if (!labels)
-        return {};
-      in.labels = *labels;
-      return in;
-    }
-    if (auto convert = dyn_cast<shlo::ConvertOp>(op)) {
-      Node in = analyze(site.operand(0));
-      // Rounding the probabilities or the output to the operand type is
-      // what the sdpa op does too; other conversions change the chain.
-      if ((in.kind == Kind::Probs || in.kind == Kind::Out) &&
-          isa<FloatType>(type.getElementType()))
-        return in;
+    return {};
+  }
+  if (auto dot = dyn_cast<shlo::DotGeneralOp>(op)) {
+    Node pv = matchProbsTimesValue(site, dot);
+    if (pv.kind != Kind::Unknown)
+      return pv;
+    return matchScores(site, dot);
+  }
+  if (isa<shlo::MultiplyOp>(op)) {
+    Node lhs = analyze(site.operand(0));
+    Node rhs = analyze(site.operand(1));
+    if (lhs.kind == Kind::Splat)
+      std::swap(lhs, rhs);
+    if (rhs.kind != Kind::Splat || !isScoreKind(lhs.kind))
       return {};
-    }
-    if (auto dot = dyn_cast<shlo::DotGeneralOp>(op)) {
-      Node pv = matchProbsTimesValue(site, dot);
-      if (pv.kind != Kind::Unknown)
-        return pv;
-      return matchScores(site, dot);
-    }
-    if (isa<shlo::MultiplyOp>(op)) {
-      Node lhs = analyze(site.operand(0)), rhs = analyze(site.operand(1));
-      if (lhs.kind == Kind::Splat)
-        std::swap(lhs, rhs);
-      if (rhs.kind != Kind::Splat ||
-          (lhs.kind != Kind::Scores && lhs.kind != Kind::Scaled))
+    auto info = std::make_shared<Info>(*lhs.info);
+    info->scale *= rhs.splat;
+    return Node{Kind::Scaled, lhs.labels, 0, info, site, std::nullopt};
+  }
+  // The logit softcap c * tanh(S / c) (Gemma 2): matched so the decline
+  // can name it; the dialect has no softcap yet.
+  if (name == "stablehlo.tanh") {
+    Node in = analyze(site.operand(0));
+    if (!isScoreKind(in.kind))
+      return {};
+    Node capped = withUnsupported(in, "logit softcap");
+    capped.kind = Kind::Scaled;
+    capped.origin = site;
+    return capped;
+  }
+  // Attention sinks (gpt-oss) written out: a sink logit per head joins the
+  // logits as one more key column, and is sliced off the probabilities.
+  if (name == "stablehlo.concatenate" && op->getNumOperands() == 2) {
+    Node logits = analyze(site.operand(0));
+    if (!isScoreKind(logits.kind) && logits.kind != Kind::Masked)
+      return {};
+    Node sunk = withUnsupported(logits, "attention sinks");
+    sunk.origin = site;
+    return sunk;
+  }
+  if (name == "stablehlo.slice") {
+    Node in = analyze(site.operand(0));
+    if (in.kind != Kind::Probs || in.info->unsupported.empty())
+      return {};
+    return in;
+  }
+  if (isa<shlo::SelectOp>(op)) {
+    Node x = analyze(site.operand(1));
+    Node fill = analyze(site.operand(2));
+    if (!isScoreKind(x.kind) || fill.kind != Kind::Splat || x.info->mask)
+      return {};
+    if (shapeOf(op->getOperand(0)) != shape)
+      return {};
+    auto info = std::make_shared<Info>(*x.info);
+    info->mask = site.operand(0);
+    info->maskLabels = x.labels;
+    info->fill = fill.splat;
+    return Node{Kind::Masked, x.labels, 0, info, site, std::nullopt};
+  }
+  if (auto reduce = dyn_cast<shlo::ReduceOp>(op)) {
+    Node in = analyze(site.operand(0));
+    Node init = analyze(site.operand(1));
+    ArrayRef<int64_t> dims = reduce.getDimensions();
+    ArrayRef<int64_t> inShape = shapeOf(reduce.getInput());
+    // The reduced dimensions: the key, and any size-1 ones.
+    bool overKeys = false;
+    for (int64_t d : dims) {
+      if (in.kind != Kind::Unknown && in.labels[d] == Dim::Skv)
+        overKeys = true;
+      else if (inShape[d] != 1)
         return {};
+    }
+    if (!overKeys || init.kind != Kind::Splat)
+      return {};
+    Labels labels;
+    for (auto [d, label] : llvm::enumerate(in.labels))
+      if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+        labels.push_back(label);
+    bool isLogits = isScoreKind(in.kind) || in.kind == Kind::Masked;
+    if (reduce.getApplies() == "stablehlo.maximum" && isLogits &&
+        std::isinf(init.splat) && init.splat < 0)
+      return Node{Kind::RowMax, labels, 0, in.info, site, in.origin};
+    if (reduce.getApplies() == "stablehlo.add" && in.kind == Kind::Exp &&
+        init.splat == 0)
+      return Node{Kind::RowSum, labels, 0, in.info, site, in.origin};
+    return {};
+  }
+  if (isa<shlo::MaximumOp>(op)) {
+    // max(-inf, row max) is the row max.
+    Node lhs = analyze(site.operand(0));
+    Node rhs = analyze(site.operand(1));
+    if (lhs.kind == Kind::Splat)
+      std::swap(lhs, rhs);
+    if (lhs.kind == Kind::RowMax && rhs.kind == Kind::Splat &&
+        std::isinf(rhs.splat) && rhs.splat < 0)
+      return lhs;
+    return {};
+  }
+  if (isa<shlo::SubtractOp>(op)) {
+    Node x = analyze(site.operand(0));
+    Node max = analyze(site.operand(1));
+    if (max.kind != Kind::RowMax || !x.origin || !max.of ||
+        !(*x.origin == *max.of) || !compatible(x.labels, max.labels, shape))
+      return {};
+    return Node{Kind::Shifted, x.labels, 0, x.info, site, x.origin};
+  }
+  if (isa<shlo::ExpOp>(op)) {
+    Node in = analyze(site.operand(0));
+    if (in.kind != Kind::Shifted)
+      return {};
+    return Node{Kind::Exp, in.labels, 0, in.info, site, in.of};
+  }
+  if (isa<shlo::DivideOp>(op)) {
+    Node lhs = analyze(site.operand(0));
+    Node rhs = analyze(site.operand(1));
+    // Scores divided by a constant: the scale after the product (and the
+    // softcap's S / c).
+    if (isScoreKind(lhs.kind) && rhs.kind == Kind::Splat && rhs.splat != 0) {
       auto info = std::make_shared<Info>(*lhs.info);
-      info->scale *= rhs.splat;
+      info->scale /= rhs.splat;
       return Node{Kind::Scaled, lhs.labels, 0, info, site, std::nullopt};
     }
-    if (isa<shlo::SelectOp>(op)) {
-      Node x = analyze(site.operand(1)), fill = analyze(site.operand(2));
-      if ((x.kind != Kind::Scores && x.kind != Kind::Scaled) ||
-          fill.kind != Kind::Splat || x.info->mask)
-        return {};
-      if (shapeOf(op->getOperand(0)) != shape)
-        return {};
-      auto info = std::make_shared<Info>(*x.info);
-      info->mask = site.operand(0);
-      info->maskLabels = x.labels;
-      info->fill = fill.splat;
-      return Node{Kind::Masked, x.labels, 0, info, site, std::nullopt};
-    }
-    if (auto reduce = dyn_cast<shlo::ReduceOp>(op)) {
-      Node in = analyze(site.operand(0)), init = analyze(site.operand(1));
-      ArrayRef<int64_t> dims = reduce.getDimensions();
-      ArrayRef<int64_t> inShape = shapeOf(reduce.getInput());
-      // The reduced dimensions: the key, and any size-1 ones.
-      bool overKeys = false;
-      for (int64_t d : dims) {
-        if (in.kind != Kind::Unknown && in.labels[d] == Dim::Skv)
-          overKeys = true;
-        else if (inShape[d] != 1)
-          return {};
-      }
-      if (!overKeys || init.kind != Kind::Splat)
-        return {};
-      Labels labels;
-      for (auto [d, label] : llvm::enumerate(in.labels))
-        if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
-          labels.push_back(label);
-      bool isLogits = in.kind == Kind::Scores || in.kind == Kind::Scaled ||
-                      in.kind == Kind::Masked;
-      if (reduce.getApplies() == "stablehlo.maximum" && isLogits &&
-          std::isinf(init.splat) && init.splat < 0)
-        return Node{Kind::RowMax, labels, 0, in.info, site, in.origin};
-      if (reduce.getApplies() == "stablehlo.add" && in.kind == Kind::Exp &&
-          init.splat == 0)
-        return Node{Kind::RowSum, labels, 0, in.info, site, in.origin};
+    if (lhs.kind != Kind::Exp || rhs.kind != Kind::RowSum || !rhs.of ||
+        !(*lhs.origin == *rhs.of) || !compatible(lhs.labels, rhs.labels, shape))
       return {};
-    }
-    if (isa<shlo::MaximumOp>(op)) {
-      // max(-inf, row max) is the row max.
-      Node lhs = analyze(site.operand(0)), rhs = analyze(site.operand(1));
-      if (lhs.kind == Kind::Splat)
-        std::swap(lhs, rhs);
-      if (lhs.kind == Kind::RowMax && rhs.kind == Kind::Splat &&
-          std::isinf(rhs.splat) && rhs.splat < 0)
-        return lhs;
-      return {};
-    }
-    if (isa<shlo::SubtractOp>(op)) {
-      Node x = analyze(site.operand(0)), max = analyze(site.operand(1));
-      if (max.kind != Kind::RowMax || !x.origin || !max.of ||
-          !(*x.origin == *max.of) || !compatible(x.labels, max.labels, shape))
-        return {};
-      return Node{Kind::Shifted, x.labels, 0, x.info, site, x.origin};
-    }
-    if (isa<shlo::ExpOp>(op)) {
-      Node in = analyze(site.operand(0));
-      if (in.kind != Kind::Shifted)
-        return {};
-      return Node{Kind::Exp, in.labels, 0, in.info, site, in.of};
-    }
-    if (isa<shlo::DivideOp>(op)) {
-      Node e = analyze(site.operand(0)), sum = analyze(site.operand(1));
-      if (e.kind != Kind::Exp || sum.kind != Kind::RowSum || !sum.of ||
-          !(*e.origin == *sum.of) || !compatible(e.labels, sum.labels, shape))
-        return {};
-      return Node{Kind::Probs, e.labels, 0, e.info, site, std::nullopt};
-    }
-    return {};
+    auto info = std::make_shared<Info>(*lhs.info);
+    info->exp = lhs.origin;
+    return Node{Kind::Probs, lhs.labels, 0, info, site, std::nullopt};
   }
-
-  /// Why the last product with a probabilities operand was not P V.
-  std::string why;
-
-private:
-  /// Q K^T: `lhs` is the query (maybe with heads split into (Hkv, G)),
-  /// `rhs` the key, contracted over the head dimension.
-  Node matchScores(const Site &site, shlo::DotGeneralOp dot) {
-    Site lhs = site.operand(0), rhs = site.operand(1);
-    if (!lhs.calls.empty() || !rhs.calls.empty())
-      return {};
-    auto keyType = dyn_cast<RankedTensorType>(rhs.value.getType());
-    if (!keyType || keyType.getRank() != 4 ||
-        dot.getRhsContractingDimensions() != ArrayRef<int64_t>{3} ||
-        dot.getLhsContractingDimensions().size() != 1)
-      return {};
-    auto info = std::make_shared<Info>();
-    ArrayRef<int64_t> rb = dot.getRhsBatchingDimensions();
-    if (rb == ArrayRef<int64_t>{0, 2})
-      info->layout = Layout::bshd;
-    else if (rb == ArrayRef<int64_t>{0, 1})
-      info->layout = Layout::bhsd;
-    else
-      return {};
-    bool bshd = info->layout == Layout::bshd;
-    int64_t headsKv = keyType.getDimSize(bshd ? 2 : 1);
-    Labels lhsLabels;
-    Value query = lhs.value;
-    auto lhsType = cast<RankedTensorType>(lhs.value.getType());
-    if (auto reshape = lhs.value.getDefiningOp<shlo::ReshapeOp>();
-        reshape && lhsType.getRank() == 5) {
-      query = reshape.getOperand();
-      auto queryType = cast<RankedTensorType>(query.getType());
-      if (queryType.getRank() != 4)
-        return {};
-      ArrayRef<int64_t> q = queryType.getShape();
-      int64_t heads = q[bshd ? 2 : 1];
-      if (headsKv <= 0 || heads % headsKv != 0)
-        return {};
-      info->groups = heads / headsKv;
-      SmallVector<int64_t> split =
-          bshd ? SmallVector<int64_t>{q[0], q[1], headsKv, info->groups, q[3]}
-               : SmallVector<int64_t>{q[0], headsKv, info->groups, q[2], q[3]};
-      if (lhsType.getShape() != ArrayRef<int64_t>(split))
-        return {};
-      lhsLabels = bshd ? Labels{Dim::B, Dim::Sq, Dim::Hkv, Dim::G, Dim::D}
-                       : Labels{Dim::B, Dim::Hkv, Dim::G, Dim::Sq, Dim::D};
-    } else if (lhsType.getRank() == 4) {
-      if (lhsType.getDimSize(bshd ? 2 : 1) != headsKv)
-        return {};
-      lhsLabels = queryLabels(info->layout, 1);
-    } else {
-      return {};
-    }
-    Labels rhsLabels = keyLabels(info->layout);
-    FailureOr<Labels> labels =
-        productLabels(dot, lhsLabels, rhsLabels, {Dim::D}, {Dim::Sq, Dim::G},
-                      {Dim::Skv});
-    if (failed(labels))
-      return {};
-    info->query = query;
-    info->key = rhs.value;
-    return Node{Kind::Scores, *labels, 0, info, Site(site), std::nullopt};
-  }
-
-  /// P V with P from the softmax; V in the key's layout and shape.
-  Node matchProbsTimesValue(const Site &site, shlo::DotGeneralOp dot) {
-    for (unsigned probsSide : {0u, 1u}) {
-      Node probs = analyze(site.operand(probsSide));
-      if (probs.kind != Kind::Probs)
-        continue;
-      Site value = site.operand(1 - probsSide);
-      auto declined = [&](const Twine &reason) {
-        why = reason.str();
-        return Node{};
-      };
-      if (!value.calls.empty() || !site.calls.empty())
-        return declined("the product with the probabilities is inside a "
-                        "called function");
-      if (value.value.getType() != probs.info->key.getType())
-        return declined("the probabilities are multiplied with a tensor "
-                        "that is not shaped like the key (a decomposed "
-                        "backward is not imported)");
-      Labels valueLabels = keyLabels(probs.info->layout);
-      FailureOr<Labels> labels =
-          probsSide == 0
-              ? productLabels(dot, probs.labels, valueLabels, {Dim::Skv},
-                              {Dim::G, Dim::Sq}, {Dim::D})
-              : productLabels(dot, valueLabels, probs.labels, {Dim::Skv},
-                              {Dim::D}, {Dim::G, Dim::Sq});
-      if (failed(labels))
-        return declined("the probabilities are not contracted with the "
-                        "value over the keys (a decomposed backward is not "
-                        "imported)");
-      auto info = std::make_shared<Info>(*probs.info);
-      info->value = value.value;
-      return Node{Kind::Out, *labels, 0, info, site, std::nullopt};
-    }
-    return {};
-  }
-
-  /// The labels of a dot_general's result, checking that batch dimensions
-  /// pair equal labels from {B, Hkv}, contracting dimensions pair labels
-  /// from `contract`, and the non-unit free dimensions of each side are
-  /// from `lhsFree` / `rhsFree`.
-  static FailureOr<Labels> productLabels(shlo::DotGeneralOp dot,
-                                         const Labels &lhs, const Labels &rhs,
-                                         ArrayRef<Dim> contract,
-                                         ArrayRef<Dim> lhsFree,
-                                         ArrayRef<Dim> rhsFree) {
-    ArrayRef<int64_t> lhsShape = shapeOf(dot.getLhs());
-    ArrayRef<int64_t> rhsShape = shapeOf(dot.getRhs());
-    Labels result;
-    for (auto [l, r] : llvm::zip(dot.getLhsBatchingDimensions(),
-                                 dot.getRhsBatchingDimensions())) {
-      if (lhs[l] != rhs[r] || (lhs[l] != Dim::B && lhs[l] != Dim::Hkv))
-        return failure();
-      result.push_back(lhs[l]);
-    }
-    for (auto [l, r] : llvm::zip(dot.getLhsContractingDimensions(),
-                                 dot.getRhsContractingDimensions())) {
-      bool unit = lhsShape[l] == 1 && rhsShape[r] == 1;
-      if (!unit &&
-          (lhs[l] != rhs[r] || !llvm::is_contained(contract, lhs[l])))
-        return failure();
-    }
-    auto addFree = [&](const Labels &labels, ArrayRef<int64_t> shape,
-                       ArrayRef<int64_t> batch, ArrayRef<int64_t> contracting,
-                       ArrayRef<Dim> allowed) {
-      for (auto [d, label] : llvm::enumerate(labels)) {
-        int64_t dim = static_cast<int64_t>(d);
-        if (llvm::is_contained(batch, dim) ||
-            llvm::is_contained(contracting, dim))
-          continue;
-        if (shape[d] != 1 && !llvm::is_contained(allowed, label))
-          return false;
-        result.push_back(label);
-      }
-      return true;
-    };
-    if (!addFree(lhs, lhsShape, dot.getLhsBatchingDimensions(),
-                 dot.getLhsContractingDimensions(), lhsFree) ||
-        !addFree(rhs, rhsShape, dot.getRhsBatchingDimensions(),
-                 dot.getRhsContractingDimensions(), rhsFree))
-      return failure();
-    // Every non-unit B / Hkv dimension must be batched.
-    auto batched = [&](Dim label) {
-      return llvm::count(result, label) <= 1;
-    };
-    if (!batched(Dim::B) || !batched(Dim::Hkv))
-      return failure();
-    return result;
-  }
-};
-
-/// Follows the output of P V through transposes, reshapes and converts to
-/// the first value in the query's layout and type.
-FailureOr<Value> findOutput(Value out, Labels labels, const Info &info) {
-  Type queryType = info.query.getType();
-  Labels want = queryLabels(info.layout, info.groups);
-  while (true) {
-    if (out.getType() == queryType &&
-        significant(labels, shapeOf(out)) ==
-            significant(want, shapeOf(info.query)))
-      return out;
-    if (!out.hasOneUse())
-      return failure();
-    Operation *user = *out.user_begin();
-    Value next = user->getResult(0);
-    if (auto transpose = dyn_cast<shlo::TransposeOp>(user)) {
-      Labels permuted;
-      for (int64_t p : transpose.getPermutation())
-        permuted.push_back(labels[p]);
-      labels = permuted;
-    } else if (isa<shlo::ReshapeOp>(user)) {
-      std::optional<Labels> reshaped =
-          reshapeLabels(labels, shapeOf(out), shapeOf(next));
-      if (!reshaped)
-        return failure();
-      labels = *reshaped;
-    } else if (!isa<shlo::ConvertOp>(user)) {
-      return failure();
-    }
-    out = next;
-  }
+  return {};
 }
+
+Node Matcher::matchScores(const Site &site, shlo::DotGeneralOp dot) {
+  Site lhs = site.operand(0), rhs = site.operand(1);
+  if (!lhs.calls.empty() || !rhs.calls.empty())
+    return {};
+  // f16/bf16 operands widened to f32 before the product are the same
+  // product; the sdpa op reads the narrow ones.
+  Value key = peelUpcast(rhs.value);
+  Value lhsValue = peelUpcast(lhs.value);
+  auto keyType = dyn_cast<RankedTensorType>(key.getType());
+  if (!keyType || keyType.getRank() != 4 ||
+      dot.getRhsContractingDimensions() != ArrayRef<int64_t>{3} ||
+      dot.getLhsContractingDimensions().size() != 1)
+    return {};
+  auto info = std::make_shared<Info>();
+  ArrayRef<int64_t> rb = dot.getRhsBatchingDimensions();
+  if (rb == ArrayRef<int64_t>{0, 2})
+    info->layout = Layout::bshd;
+  else if (rb == ArrayRef<int64_t>{0, 1})
+    info->layout = Layout::bhsd;
+  else
+    return {};
+  bool bshd = info->layout == Layout::bshd;
+  int64_t headsKv = keyType.getDimSize(bshd ? 2 : 1);
+  Labels lhsLabels;
+  Value query = lhsValue;
+  auto lhsType = cast<RankedTensorType>(lhsValue.getType());
+  if (auto reshape = lhsValue.getDefiningOp<shlo::ReshapeOp>();
+      reshape && lhsType.getRank() == 5) {
+    query = reshape.getOperand();
+    auto queryType = cast<RankedTensorType>(query.getType());
+    if (queryType.getRank() != 4)
+      return {};
+    ArrayRef<int64_t> q = queryType.getShape();
+    int64_t heads = q[bshd ? 2 : 1];
+    if (headsKv <= 0 || heads % headsKv != 0)
+      return {};
+    info->groups = heads / headsKv;
+    SmallVector<int64_t> split =
+        bshd ? SmallVector<int64_t>{q[0], q[1], headsKv, info->groups, q[3]}
+             : SmallVector<int64_t>{q[0], headsKv, info->groups, q[2], q[3]};
+    if (lhsType.getShape() != ArrayRef<int64_t>(split))
+      return {};
+    lhsLabels = bshd ? Labels{Dim::B, Dim::Sq, Dim::Hkv, Dim::G, Dim::D}
+                     : Labels{Dim::B, Dim::Hkv, Dim::G, Dim::Sq, Dim::D};
+  } else if (lhsType.getRank() == 4) {
+    if (lhsType.getDimSize(bshd ? 2 : 1) != headsKv)
+      return {};
+    lhsLabels = queryLabels(info->layout, 1);
+  } else {
+    return {};
+  }
+  Labels rhsLabels = keyLabels(info->layout);
+  FailureOr<Labels> labels = productLabels(
+      dot, lhsLabels, rhsLabels, {Dim::D}, {Dim::Sq, Dim::G}, {Dim::Skv});
+  if (failed(labels))
+    return {};
+  info->query = query;
+  info->queryOperand = lhsValue;
+  info->key = key;
+  return Node{Kind::Scores, *labels, 0, info, Site(site), std::nullopt};
+}
+
+Node Matcher::matchProbsTimesValue(const Site &site, shlo::DotGeneralOp dot) {
+  for (unsigned probsSide : {0u, 1u}) {
+    Node probs = analyze(site.operand(probsSide));
+    if (probs.kind != Kind::Probs)
+      continue;
+    Site value = site.operand(1 - probsSide);
+    Value v = peelUpcast(value.value);
+    auto declined = [&](const Twine &reason) {
+      declines[dot] = reason.str();
+      return Node{};
+    };
+    if (!value.calls.empty() || !site.calls.empty())
+      return declined("the product with the probabilities is inside a "
+                      "called function");
+    if (v.getType() != probs.info->key.getType())
+      return declined("the probabilities are multiplied with a tensor "
+                      "that is not shaped like the key");
+    Labels valueLabels = keyLabels(probs.info->layout);
+    FailureOr<Labels> labels =
+        probsSide == 0
+            ? productLabels(dot, probs.labels, valueLabels, {Dim::Skv},
+                            {Dim::G, Dim::Sq}, {Dim::D})
+            : productLabels(dot, valueLabels, probs.labels, {Dim::Skv},
+                            {Dim::D}, {Dim::G, Dim::Sq});
+    if (failed(labels))
+      return declined("the probabilities are not contracted with the "
+                      "value over the keys");
+    auto info = std::make_shared<Info>(*probs.info);
+    info->value = v;
+    return Node{Kind::Out, *labels, 0, info, site, std::nullopt};
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Import
+//===----------------------------------------------------------------------===//
+
+namespace {
 
 /// Whether `call` can go once its results are unused: its callee is a
 /// private function of pure ops.
@@ -527,12 +586,11 @@ bool isPureCall(Operation *op) {
                       [](Operation &inner) { return isPure(&inner); });
 }
 
-/// Erases what became dead of `slice` after the import, and private
+/// Erases what became dead of `slice` after the imports, and private
 /// helpers left without callers.
-void eraseDead(RewriterBase &rewriter, ArrayRef<Operation *> slice) {
+void eraseDead(RewriterBase &rewriter, llvm::SetVector<Operation *> live) {
   llvm::SetVector<func::FuncOp> callees;
   bool changed = true;
-  llvm::SetVector<Operation *> live(slice.begin(), slice.end());
   while (changed) {
     changed = false;
     for (Operation *op : llvm::reverse(live.getArrayRef())) {
@@ -556,139 +614,350 @@ void eraseDead(RewriterBase &rewriter, ArrayRef<Operation *> slice) {
   }
 }
 
-} // namespace
-
-/// Imports the attention whose P V product is `dot`, or declines it with a
-/// remark. Returns true if the IR changed.
-static bool importAt(RewriterBase &rewriter, shlo::DotGeneralOp dot) {
-  Matcher matcher;
-  Site site{dot.getResult(), {}};
-  Node out = matcher.analyze(site);
-  if (out.kind != Kind::Out) {
-    if (!matcher.why.empty())
-      dot.emitRemark("decomposed attention not imported: ") << matcher.why;
-    return false;
-  }
-  const Info &info = *out.info;
-  auto decline = [&](const Twine &why) {
-    dot.emitRemark("decomposed attention not imported: ") << why;
-  };
-  FailureOr<Value> root = findOutput(dot.getResult(), out.labels, info);
-  if (failed(root)) {
-    decline("the output is not brought back to the query's layout");
-    return false;
-  }
-  if (std::optional<std::string> problem =
-          checkOperandTypes(info.layout, info.query.getType(),
-                            info.key.getType(), info.value.getType())) {
-    decline(*problem);
-    return false;
-  }
-
-  // The band: recovered symbolically, then checked on every cell.
+/// The band of `info`'s mask, recovered symbolically and checked on every
+/// cell (`cells` counts them); the full band without a mask.
+FailureOr<Band> maskBand(const Info &info, int64_t &cells, std::string &why) {
   Band band{std::nullopt, std::nullopt, Alignment::TopLeft};
-  int64_t cells = 0;
-  if (info.mask) {
-    const Labels &labels = info.maskLabels;
-    auto qIt = llvm::find(labels, Dim::Sq), kIt = llvm::find(labels, Dim::Skv);
-    if (qIt == labels.end() || kIt == labels.end()) {
-      decline("the mask has no query or key dimension");
-      return false;
-    }
-    unsigned qDim = qIt - labels.begin(), kDim = kIt - labels.begin();
-    std::string why;
-    FailureOr<Band> recovered = recoverBand(*info.mask, qDim, kDim, why);
-    if (failed(recovered)) {
-      decline("the mask is not a band: " + why);
-      return false;
-    }
-    FailureOr<IntTensor> mask = evaluateMask(*info.mask, why);
-    if (failed(mask)) {
-      decline("the mask could not be verified: " + why);
-      return false;
-    }
-    FailureOr<int64_t> checked =
-        verifyBand(*mask, *recovered, qDim, kDim, why);
-    if (failed(checked)) {
-      decline("the recovered band (" + describe(*recovered) +
-              ") does not match: " + why);
-      return false;
-    }
-    band = *recovered;
-    cells = *checked;
-    // A masked cell contributes exp(fill - max) = 0 only if the row sees
-    // a key; with a finite fill a row without keys would average V.
-    if (!(std::isinf(info.fill) && info.fill < 0)) {
-      if (info.fill > -1e30) {
-        decline("the masked value " + std::to_string(info.fill) +
-                " is not a large negative number");
-        return false;
-      }
-      int64_t seqQ = mask->shape[qDim], seqKv = mask->shape[kDim];
-      bool everyRowSees = true;
-      for (int64_t q = 0; q < seqQ && everyRowSees; ++q) {
-        int64_t lo = band.left ? std::max<int64_t>(0, q - *band.left) : 0;
-        int64_t hi = band.right ? std::min(seqKv - 1, q + *band.right)
-                                : seqKv - 1;
-        everyRowSees = lo <= hi && lo < seqKv;
-      }
-      if (!everyRowSees) {
-        decline("a query row sees no key, where the graph's finite masked "
-                "value would average the values");
-        return false;
-      }
+  cells = 0;
+  if (!info.mask)
+    return band;
+  const Labels &labels = info.maskLabels;
+  auto qIt = llvm::find(labels, Dim::Sq), kIt = llvm::find(labels, Dim::Skv);
+  if (qIt == labels.end() || kIt == labels.end()) {
+    why = "the mask has no query or key dimension";
+    return failure();
+  }
+  unsigned qDim = qIt - labels.begin(), kDim = kIt - labels.begin();
+  std::string reason;
+  FailureOr<Band> recovered = recoverBand(*info.mask, qDim, kDim, reason);
+  if (failed(recovered)) {
+    why = "the mask is not a band: " + reason;
+    return failure();
+  }
+  // Edges the dialect cannot hold (wider than 2^31 - 1) decline with the
+  // dialect's own message.
+  std::string invalid;
+  auto emitError = [&]() {
+    return mlir::emitError(UnknownLoc::get(info.query.getContext()));
+  };
+  {
+    ScopedDiagnosticHandler capture(info.query.getContext(),
+                                    [&](Diagnostic &diag) {
+                                      if (invalid.empty())
+                                        invalid = diag.str();
+                                      return success();
+                                    });
+    if (failed(BandAttr::verify(emitError, recovered->left, recovered->right,
+                                recovered->align))) {
+      why = "the mask's band cannot be represented: " + invalid;
+      return failure();
     }
   }
-
-  // Replace the output; what only fed it goes.
-  Operation *rootOp = root->getDefiningOp();
-  llvm::SetVector<Operation *> slice;
-  BackwardSliceOptions options;
-  options.omitBlockArguments = true;
-  (void)getBackwardSlice(rootOp, &slice, options);
-  slice.insert(rootOp);
-  rewriter.setInsertionPoint(rootOp);
-  AttentionSpec spec{band, info.scale, info.layout, false};
-  AttentionOp attention =
-      createAttention(rewriter, rootOp->getLoc(), info.query, info.key,
-                      info.value, ValueRange(), spec);
-  if (std::optional<std::string> problem = verifyQuietly(attention)) {
-    rewriter.eraseOp(attention);
-    decline(*problem);
-    return false;
+  FailureOr<IntTensor> mask = evaluateMask(*info.mask, reason);
+  if (failed(mask)) {
+    why = "the mask could not be verified: " + reason;
+    return failure();
   }
-  InFlightDiagnostic remark = attention.emitRemark(
-      "imported decomposed attention: ");
-  remark
-      << describe(band) << ", scale " << info.scale << ", layout "
-      << stringifyLayout(info.layout) << ", " << info.groups
-      << " query head(s) per kv head; ";
-  if (info.mask)
-    remark << "mask verified on " << cells << " cells";
-  else
-    remark << "no mask";
-  rewriter.replaceAllUsesWith(*root, attention.getOutput());
-  eraseDead(rewriter, slice.getArrayRef());
-  return true;
+  FailureOr<int64_t> checked = verifyBand(*mask, *recovered, qDim, kDim, reason);
+  if (failed(checked)) {
+    why = "the recovered band (" + describe(*recovered) +
+          ") does not match: " + reason;
+    return failure();
+  }
+  band = *recovered;
+  cells = *checked;
+  // A masked cell contributes exp(fill - max) = 0 only if the row sees a
+  // key; with a finite fill a row without keys would average V. A NaN fill
+  // is no masked value at all.
+  if (std::isinf(info.fill) && info.fill < 0)
+    return band;
+  if (std::isnan(info.fill) || info.fill > -1e30) {
+    why = "the masked value " + std::to_string(info.fill) +
+          " is not a large negative number";
+    return failure();
+  }
+  int64_t seqQ = mask->shape[qDim], seqKv = mask->shape[kDim];
+  for (int64_t q = 0; q < seqQ; ++q) {
+    int64_t lo = band.left ? std::max<int64_t>(0, q - *band.left) : 0;
+    int64_t hi = band.right ? std::min(seqKv - 1, q + *band.right) : seqKv - 1;
+    if (lo > hi || lo >= seqKv) {
+      why = "a query row sees no key, where the graph's finite masked value "
+            "would average the values";
+      return failure();
+    }
+  }
+  return band;
 }
+
+/// One attention of the function: its softmax, the P V product (forward)
+/// and the dV product (backward), as found.
+struct Group {
+  std::shared_ptr<Info> info;
+  shlo::DotGeneralOp pv, dv;
+  Labels outLabels;
+  bool ambiguous = false;
+};
+
+/// What one group imports as, decided before anything is rewritten.
+struct Plan {
+  Group group;
+  Band band;
+  int64_t cells = 0;
+  Value output;                    ///< the forward's O, if imported
+  std::optional<Backward> backward; ///< the backward, if imported
+};
+
+/// The op before which an op reading `operands` and defining values for
+/// `users` goes: the first of `users` in their block, if every operand is
+/// defined before it; null otherwise.
+Operation *placement(ArrayRef<Value> operands, ArrayRef<Operation *> users) {
+  Operation *first = nullptr;
+  for (Operation *user : users) {
+    if (first && user->getBlock() != first->getBlock())
+      return nullptr;
+    if (!first || user->isBeforeInBlock(first))
+      first = user;
+  }
+  if (!first)
+    return nullptr;
+  for (Value operand : operands) {
+    if (auto arg = dyn_cast<BlockArgument>(operand)) {
+      if (!arg.getOwner()->findAncestorOpInBlock(*first) &&
+          arg.getOwner() != first->getBlock())
+        return nullptr;
+      continue;
+    }
+    Operation *def = operand.getDefiningOp();
+    if (def->getBlock() != first->getBlock() || !def->isBeforeInBlock(first))
+      return nullptr;
+  }
+  return first;
+}
+
+/// Looks `value` up in the replacements made so far.
+Value current(const DenseMap<Value, Value> &replaced, Value value) {
+  auto it = replaced.find(value);
+  return it == replaced.end() ? value : it->second;
+}
+
+} // namespace
 
 void import::importDecomposedAttention(RewriterBase &rewriter,
                                        func::FuncOp func) {
-  // Each import erases ops: walk again after one, skipping the products
-  // already looked at (no new product is ever created).
-  llvm::DenseSet<Operation *> seen;
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    SmallVector<shlo::DotGeneralOp> dots;
-    func.walk([&](shlo::DotGeneralOp dot) { dots.push_back(dot); });
-    for (shlo::DotGeneralOp dot : dots) {
-      if (!seen.insert(dot).second)
+  // Analyze everything first: the matcher's memo holds values that the
+  // rewrites erase.
+  Matcher matcher;
+  SmallVector<shlo::DotGeneralOp> dots;
+  func.walk([&](shlo::DotGeneralOp dot) { dots.push_back(dot); });
+
+  std::vector<Group> groups;
+  std::map<SmallVector<const void *, 4>, size_t> byExp;
+  auto groupOf = [&](const std::shared_ptr<Info> &info) -> Group & {
+    auto [it, inserted] = byExp.try_emplace(info->exp->key(), groups.size());
+    if (inserted)
+      groups.push_back(Group{info, {}, {}, {}, false});
+    return groups[it->second];
+  };
+  for (shlo::DotGeneralOp dot : dots) {
+    Node node = matcher.analyze(Site{dot.getResult(), {}});
+    if (node.kind == Kind::Out && node.info->exp) {
+      Group &group = groupOf(node.info);
+      group.ambiguous |= bool(group.pv);
+      group.pv = dot;
+      group.info = node.info;
+      group.outLabels = node.labels;
+      continue;
+    }
+    // dV = P^T dO: a product with the probabilities that is not P V.
+    for (Value operand : dot->getOperands()) {
+      Node probs = matcher.analyze(Site{operand, {}}.resolve());
+      if (probs.kind != Kind::Probs || !probs.info->exp)
         continue;
-      if (importAt(rewriter, dot)) {
-        changed = true;
-        break;
+      Group &group = groupOf(probs.info);
+      group.ambiguous |= bool(group.dv);
+      group.dv = dot;
+      break;
+    }
+  }
+  if (matcher.tooDeep && groups.empty())
+    func.emitRemark("decomposed attention not searched fully: the graph is "
+                    "deeper than ")
+        << kMaxGraphDepth << " ops";
+
+  std::vector<Plan> plans;
+  for (Group &group : groups) {
+    const Info &info = *group.info;
+    Operation *anchor = group.pv ? group.pv : group.dv;
+    auto decline = [&](const Twine &why) {
+      anchor->emitRemark("decomposed attention not imported: ") << why;
+    };
+    if (!info.unsupported.empty()) {
+      decline(info.unsupported + " " +
+              (info.unsupported == "attention sinks" ? "are" : "is") +
+              " not supported by sdpa.attention yet");
+      continue;
+    }
+    if (group.ambiguous) {
+      decline("the probabilities feed more than one product of each kind");
+      continue;
+    }
+    Plan plan{group, Band{}, 0, Value(), std::nullopt};
+    std::string why;
+    FailureOr<Band> band = maskBand(info, plan.cells, why);
+    if (failed(band)) {
+      decline(why);
+      continue;
+    }
+    plan.band = *band;
+    if (group.pv) {
+      FailureOr<Value> root =
+          followToLayout(group.pv.getResult(), group.outLabels,
+                         info.query.getType(),
+                         queryLabels(info.layout, info.groups),
+                         shapeOf(info.key)[info.layout == Layout::bshd ? 2
+                                                                        : 1]);
+      if (failed(root)) {
+        decline("the output is not brought back to the query's layout");
+        continue;
+      }
+      plan.output = *root;
+    }
+    if (group.dv) {
+      FailureOr<Backward> backward =
+          matchBackward(matcher, info, group.dv, dots, why);
+      if (failed(backward)) {
+        group.dv->emitRemark("decomposed attention backward not imported: ")
+            << why;
+      } else if (group.pv && backward->value != info.value) {
+        group.dv->emitRemark("decomposed attention backward not imported: "
+                             "dP = dO V^T reads another value than the "
+                             "forward's P V");
+      } else {
+        plan.backward = *backward;
+      }
+    }
+    if (!plan.output && !plan.backward)
+      continue;
+    Value value = plan.output ? info.value : plan.backward->value;
+    if (std::optional<std::string> problem =
+            checkOperandTypes(info.layout, info.query.getType(),
+                              info.key.getType(), value.getType())) {
+      decline(*problem);
+      continue;
+    }
+    plans.push_back(std::move(plan));
+  }
+  if (plans.empty())
+    return;
+
+  // The ops that fed what is replaced: what becomes dead of them goes.
+  llvm::SetVector<Operation *> slice;
+  auto addSlice = [&](Value root) {
+    Operation *op = root.getDefiningOp();
+    if (!op)
+      return;
+    BackwardSliceOptions options;
+    options.omitBlockArguments = true;
+    (void)getBackwardSlice(op, &slice, options);
+    slice.insert(op);
+  };
+  for (const Plan &plan : plans) {
+    if (plan.output)
+      addSlice(plan.output);
+    if (plan.backward) {
+      addSlice(plan.backward->gradQuery);
+      addSlice(plan.backward->gradKey);
+      addSlice(plan.backward->gradValue);
+    }
+  }
+
+  DenseMap<Value, Value> replaced;
+  for (const Plan &plan : plans) {
+    const Info &info = *plan.group.info;
+    Operation *anchor = plan.group.pv ? plan.group.pv : plan.group.dv;
+    Value query = current(replaced, info.query);
+    Value key = current(replaced, info.key);
+    Value value = current(replaced,
+                          plan.output ? info.value : plan.backward->value);
+    SmallVector<Operation *> roots, gradRoots;
+    if (plan.output)
+      roots.push_back(current(replaced, plan.output).getDefiningOp());
+    Value gradOutput, grads[3];
+    if (plan.backward) {
+      gradOutput = current(replaced, plan.backward->gradOutput);
+      grads[0] = current(replaced, plan.backward->gradQuery);
+      grads[1] = current(replaced, plan.backward->gradKey);
+      grads[2] = current(replaced, plan.backward->gradValue);
+      for (Value grad : grads)
+        gradRoots.push_back(grad.getDefiningOp());
+      roots.append(gradRoots);
+    }
+    if (llvm::is_contained(roots, nullptr)) {
+      anchor->emitRemark("decomposed attention not imported: a result is "
+                         "a function argument");
+      continue;
+    }
+    Operation *before = placement({query, key, value}, roots);
+    Operation *gradBefore =
+        plan.backward ? placement({query, key, value, gradOutput}, gradRoots)
+                      : nullptr;
+    if (!before || (plan.backward && !gradBefore)) {
+      anchor->emitRemark("decomposed attention not imported: its operands "
+                         "are not defined before its results are used");
+      continue;
+    }
+    AttentionSpec spec{plan.band, info.scale, info.layout, false};
+    rewriter.setInsertionPoint(before);
+    AttentionOp attention = createAttention(rewriter, before->getLoc(), query,
+                                            key, value, ValueRange(), spec);
+    if (std::optional<std::string> problem = verifyQuietly(attention)) {
+      rewriter.eraseOp(attention);
+      anchor->emitRemark("decomposed attention not imported: ") << *problem;
+      continue;
+    }
+    AttentionGradOp grad;
+    if (plan.backward) {
+      rewriter.setInsertionPoint(gradBefore);
+      grad = createAttentionGrad(rewriter, gradBefore->getLoc(), query, key,
+                                 value, attention.getOutput(), gradOutput,
+                                 attention.getLse(), ValueRange(), spec);
+      if (std::optional<std::string> problem = verifyQuietly(grad)) {
+        rewriter.eraseOp(grad);
+        rewriter.eraseOp(attention);
+        anchor->emitRemark("decomposed attention not imported: ") << *problem;
+        continue;
+      }
+    }
+    InFlightDiagnostic remark =
+        attention.emitRemark("imported decomposed attention: ");
+    remark << describe(plan.band) << ", scale " << info.scale << ", layout "
+           << stringifyLayout(info.layout) << ", " << info.groups
+           << " query head(s) per kv head; ";
+    if (info.mask)
+      remark << "mask verified on " << plan.cells << " cells";
+    else
+      remark << "no mask";
+    if (!plan.output)
+      remark << "; only its backward reads it";
+    remark.report();
+    if (plan.output) {
+      Value old = current(replaced, plan.output);
+      rewriter.replaceAllUsesWith(old, attention.getOutput());
+      replaced[plan.output] = attention.getOutput();
+    }
+    if (plan.backward) {
+      grad.emitRemark("imported decomposed attention backward: dV = P^T dO, "
+                      "dP = dO V^T, dS = P * (dP - rowsum(P * dP)), dQ = "
+                      "scale dS K, dK = scale dS^T Q verified");
+      Value results[3] = {grad.getGradQuery(), grad.getGradKey(),
+                          grad.getGradValue()};
+      Value originals[3] = {plan.backward->gradQuery, plan.backward->gradKey,
+                            plan.backward->gradValue};
+      for (unsigned i = 0; i < 3; ++i) {
+        rewriter.replaceAllUsesWith(grads[i], results[i]);
+        replaced[originals[i]] = results[i];
       }
     }
   }
+  eraseDead(rewriter, slice);
 }

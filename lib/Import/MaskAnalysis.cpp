@@ -12,6 +12,9 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <map>
+#include <memory>
+
 using namespace mlir;
 using namespace mlir::sdpa;
 using namespace mlir::sdpa::import;
@@ -109,6 +112,7 @@ mapCoefficients(Operation *op, ArrayRef<int64_t> in, std::string &why) {
 namespace {
 
 /// `sum coeff[d] * index[d] + constant` over the indices of one tensor.
+/// The arithmetic is checked: an operation that overflows int64 fails.
 struct Affine {
   SmallVector<int64_t, 4> coeff;
   int64_t constant = 0;
@@ -116,34 +120,134 @@ struct Affine {
   bool isConstant() const {
     return llvm::all_of(coeff, [](int64_t c) { return c == 0; });
   }
-  Affine scaled(int64_t factor) const {
+  std::optional<Affine> scaled(int64_t factor) const {
     Affine r = *this;
     for (int64_t &c : r.coeff)
-      c *= factor;
-    r.constant *= factor;
+      if (llvm::MulOverflow(c, factor, c))
+        return std::nullopt;
+    if (llvm::MulOverflow(r.constant, factor, r.constant))
+      return std::nullopt;
     return r;
   }
-  Affine plus(const Affine &other) const {
+  std::optional<Affine> plus(const Affine &other) const {
     Affine r = *this;
     for (auto [a, b] : llvm::zip(r.coeff, other.coeff))
-      a += b;
-    r.constant += other.constant;
+      if (llvm::AddOverflow(a, b, a))
+        return std::nullopt;
+    if (llvm::AddOverflow(r.constant, other.constant, r.constant))
+      return std::nullopt;
     return r;
+  }
+  /// The smallest and largest value over `shape`, or nullopt on overflow.
+  std::optional<std::pair<int64_t, int64_t>>
+  range(ArrayRef<int64_t> shape) const {
+    int64_t lo = constant, hi = constant;
+    for (auto [c, size] : llvm::zip(coeff, shape)) {
+      int64_t span;
+      if (size <= 1)
+        continue;
+      if (llvm::MulOverflow(c, size - 1, span))
+        return std::nullopt;
+      int64_t &bound = span < 0 ? lo : hi;
+      if (llvm::AddOverflow(bound, span, bound))
+        return std::nullopt;
+    }
+    return std::make_pair(lo, hi);
   }
 };
 
 /// A conjunction of `expr >= 0`.
 using Conjunction = SmallVector<Affine, 4>;
 
+/// Why an index tensor of `type` cannot be read as exact integers: its
+/// element type is not a signless integer of at most 64 bits.
+std::optional<std::string> unreadableIndexType(RankedTensorType type) {
+  auto element = dyn_cast<IntegerType>(type.getElementType());
+  if (!element)
+    return std::string("non-integer index value");
+  if (!element.isSignless())
+    return std::string("index value of unsigned or signed-qualified type");
+  if (element.getWidth() > 64)
+    return "index value wider than 64 bits (i" +
+           std::to_string(element.getWidth()) + ")";
+  return std::nullopt;
+}
+
 class SymbolicReader {
 public:
   explicit SymbolicReader(std::string &why) : why(why) {}
 
+  /// The affine reading of an integer site; memoized, so a sub-expression
+  /// shared by many users is read once.
   FailureOr<Affine> affine(const Site &site) {
+    auto key = site.key();
+    auto it = affineMemo.find(key);
+    if (it != affineMemo.end())
+      return it->second ? FailureOr<Affine>(*it->second) : FailureOr<Affine>(failure());
+    FailureOr<Affine> result = guarded([&] { return readAffine(site); });
+    affineMemo[key] = succeeded(result) ? std::optional<Affine>(*result)
+                                        : std::nullopt;
+    return result;
+  }
+
+  /// The conjunction a boolean site states; memoized like affine().
+  FailureOr<Conjunction> predicate(const Site &site) {
+    auto key = site.key();
+    auto it = predicateMemo.find(key);
+    if (it != predicateMemo.end())
+      return it->second ? FailureOr<Conjunction>(*it->second)
+                        : FailureOr<Conjunction>(failure());
+    FailureOr<Conjunction> result =
+        guarded([&] { return readPredicate(site); });
+    predicateMemo[key] = succeeded(result)
+                             ? std::optional<Conjunction>(*result)
+                             : std::nullopt;
+    return result;
+  }
+
+private:
+  /// Runs `read` one level deeper, failing past kMaxGraphDepth.
+  template <typename Fn>
+  auto guarded(Fn read) -> decltype(read()) {
+    if (depth >= kMaxGraphDepth)
+      return fail("mask graph deeper than " + Twine(kMaxGraphDepth) +
+                  " ops");
+    ++depth;
+    auto result = read();
+    --depth;
+    return result;
+  }
+
+  FailureOr<Affine> readAffine(const Site &site) {
+    if (site.truncated)
+      return fail("calls nested deeper than " + Twine(Site::kMaxCallDepth) +
+                  " (a recursive helper)");
     Operation *op = site.getDefiningOp();
     auto type = tensorType(site.value);
-    if (!op || !type || !isa<IntegerType>(type.getElementType()))
+    if (!op || !type)
       return fail("index value defined by " + opName(op));
+    if (std::optional<std::string> problem = unreadableIndexType(type))
+      return fail(*problem + " defined by " + opName(op));
+    FailureOr<Affine> result = readAffineOp(site, op, type);
+    if (failed(result))
+      return failure();
+    // The reading holds only if no value of the tensor wraps in its type.
+    unsigned width = type.getElementType().getIntOrFloatBitWidth();
+    std::optional<std::pair<int64_t, int64_t>> range =
+        result->range(type.getShape());
+    bool fits = range.has_value();
+    if (fits && width < 64) {
+      int64_t max = (int64_t(1) << (width - 1)) - 1;
+      fits = range->first >= -max - 1 && range->second <= max;
+    }
+    if (!fits)
+      return fail("the values of " + opName(op) + " overflow i" +
+                  Twine(width));
+    return result;
+  }
+
+  FailureOr<Affine> readAffineOp(const Site &site, Operation *op,
+                                 RankedTensorType type) {
     Affine zero{SmallVector<int64_t, 4>(type.getRank(), 0), 0};
     if (auto iota = dyn_cast<shlo::IotaOp>(op)) {
       zero.coeff[iota.getIotaDimension()] = 1;
@@ -167,27 +271,34 @@ public:
       FailureOr<Affine> in = affine(site.operand(0));
       if (failed(in))
         return failure();
-      return in->scaled(-1);
+      return checked(in->scaled(-1));
     }
     if (isa<shlo::AddOp, shlo::SubtractOp, shlo::MultiplyOp>(op)) {
       FailureOr<Affine> lhs = affine(site.operand(0));
+      if (failed(lhs))
+        return failure();
       FailureOr<Affine> rhs = affine(site.operand(1));
-      if (failed(lhs) || failed(rhs))
+      if (failed(rhs))
         return failure();
       if (isa<shlo::AddOp>(op))
-        return lhs->plus(*rhs);
-      if (isa<shlo::SubtractOp>(op))
-        return lhs->plus(rhs->scaled(-1));
+        return checked(lhs->plus(*rhs));
+      if (isa<shlo::SubtractOp>(op)) {
+        std::optional<Affine> negated = rhs->scaled(-1);
+        return checked(negated ? lhs->plus(*negated) : std::nullopt);
+      }
       if (rhs->isConstant())
-        return lhs->scaled(rhs->constant);
+        return checked(lhs->scaled(rhs->constant));
       if (lhs->isConstant())
-        return rhs->scaled(lhs->constant);
+        return checked(rhs->scaled(lhs->constant));
       return fail("product of two index expressions");
     }
     return fail("index value defined by " + opName(op));
   }
 
-  FailureOr<Conjunction> predicate(const Site &site) {
+  FailureOr<Conjunction> readPredicate(const Site &site) {
+    if (site.truncated)
+      return fail("calls nested deeper than " + Twine(Site::kMaxCallDepth) +
+                  " (a recursive helper)");
     Operation *op = site.getDefiningOp();
     auto type = tensorType(site.value);
     if (!op || !type || !type.getElementType().isInteger(1))
@@ -204,33 +315,49 @@ public:
           *kind != shlo::ComparisonType::NOTYPE)
         return fail("compare that is not signed");
       FailureOr<Affine> lhs = affine(site.operand(0));
-      FailureOr<Affine> rhs = affine(site.operand(1));
-      if (failed(lhs) || failed(rhs))
+      if (failed(lhs))
         return failure();
-      Affine diff = lhs->plus(rhs->scaled(-1)); // lhs - rhs
-      Affine minusOne{SmallVector<int64_t, 4>(diff.coeff.size(), 0), -1};
+      FailureOr<Affine> rhs = affine(site.operand(1));
+      if (failed(rhs))
+        return failure();
+      // lhs - rhs, and its negation; both exact in int64 or declined.
+      std::optional<Affine> negRhs = rhs->scaled(-1);
+      std::optional<Affine> diff =
+          negRhs ? lhs->plus(*negRhs) : std::optional<Affine>();
+      std::optional<Affine> negDiff =
+          diff ? diff->scaled(-1) : std::optional<Affine>();
+      if (!negDiff)
+        return fail("index arithmetic overflows int64");
+      Affine minusOne{SmallVector<int64_t, 4>(diff->coeff.size(), 0), -1};
+      std::optional<Affine> strict;
       switch (compare.getComparisonDirection()) {
       case shlo::ComparisonDirection::GE:
-        return Conjunction{diff};
-      case shlo::ComparisonDirection::GT:
-        return Conjunction{diff.plus(minusOne)};
+        return Conjunction{*diff};
       case shlo::ComparisonDirection::LE:
-        return Conjunction{diff.scaled(-1)};
+        return Conjunction{*negDiff};
+      case shlo::ComparisonDirection::GT:
+        strict = diff->plus(minusOne);
+        break;
       case shlo::ComparisonDirection::LT:
-        return Conjunction{diff.scaled(-1).plus(minusOne)};
+        strict = negDiff->plus(minusOne);
+        break;
       case shlo::ComparisonDirection::EQ:
-        return Conjunction{diff, diff.scaled(-1)};
+        return Conjunction{*diff, *negDiff};
       case shlo::ComparisonDirection::NE:
         return fail("not-equal compare (not a half-plane)");
       }
+      if (!strict)
+        return fail("index arithmetic overflows int64");
+      return Conjunction{*strict};
     }
     if (isa<shlo::AndOp>(op)) {
       FailureOr<Conjunction> lhs = predicate(site.operand(0));
-      FailureOr<Conjunction> rhs = predicate(site.operand(1));
-      if (failed(lhs) || failed(rhs))
+      if (failed(lhs))
         return failure();
-      lhs->append(rhs->begin(), rhs->end());
-      return lhs;
+      FailureOr<Conjunction> rhs = predicate(site.operand(1));
+      if (failed(rhs))
+        return failure();
+      return conjoin(*lhs, *rhs);
     }
     if (auto select = dyn_cast<shlo::SelectOp>(op)) {
       // pred ? x : false  ==  pred and x.
@@ -244,11 +371,12 @@ public:
       if (!dense || !dense.isSplat() || dense.getSplatValue<bool>())
         return fail("select whose false branch is not all false");
       FailureOr<Conjunction> lhs = predicate(site.operand(0));
-      FailureOr<Conjunction> rhs = predicate(site.operand(1));
-      if (failed(lhs) || failed(rhs))
+      if (failed(lhs))
         return failure();
-      lhs->append(rhs->begin(), rhs->end());
-      return lhs;
+      FailureOr<Conjunction> rhs = predicate(site.operand(1));
+      if (failed(rhs))
+        return failure();
+      return conjoin(*lhs, *rhs);
     }
     if (isa<shlo::BroadcastInDimOp, shlo::TransposeOp, shlo::ReshapeOp>(op)) {
       FailureOr<Conjunction> in = predicate(site.operand(0));
@@ -267,19 +395,35 @@ public:
     return fail("mask value defined by " + opName(op));
   }
 
-private:
+  /// `lhs and rhs`, without repeating a half-plane (`x and x` is `x`).
+  static Conjunction conjoin(const Conjunction &lhs, const Conjunction &rhs) {
+    Conjunction out = lhs;
+    for (const Affine &half : rhs)
+      if (!llvm::any_of(out, [&](const Affine &have) {
+            return have.coeff == half.coeff && have.constant == half.constant;
+          }))
+        out.push_back(half);
+    return out;
+  }
+
+  FailureOr<Affine> checked(std::optional<Affine> value) {
+    if (!value)
+      return fail("index arithmetic overflows int64");
+    return *value;
+  }
+
   /// A constant: a splat, or a ramp `c + index[d]` along one dimension.
   FailureOr<Affine> ramp(shlo::ConstantOp constant, Affine result) {
     auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue());
     if (!dense)
       return fail("non-integer index constant");
+    if (dense.isSplat()) {
+      result.constant = dense.getSplatValue<APInt>().getSExtValue();
+      return result;
+    }
     auto values = llvm::to_vector(llvm::map_range(
         dense.getValues<APInt>(),
         [](const APInt &v) { return v.getSExtValue(); }));
-    if (dense.isSplat()) {
-      result.constant = values.front();
-      return result;
-    }
     ArrayRef<int64_t> shape = dense.getType().getShape();
     for (unsigned d = 0; d < shape.size(); ++d) {
       if (shape[d] == 1)
@@ -303,6 +447,10 @@ private:
   }
 
   std::string &why;
+  unsigned depth = 0;
+  std::map<SmallVector<const void *, 4>, std::optional<Affine>> affineMemo;
+  std::map<SmallVector<const void *, 4>, std::optional<Conjunction>>
+      predicateMemo;
 };
 
 /// Floor division for a positive divisor.
@@ -357,12 +505,36 @@ FailureOr<Band> import::recoverBand(const Site &site, unsigned qDim,
 
 namespace {
 
+using TensorRef = std::shared_ptr<const IntTensor>;
+
 class Evaluator {
 public:
   Evaluator(std::string &why, int64_t maxElements)
       : why(why), maxElements(maxElements) {}
 
-  FailureOr<IntTensor> eval(const Site &site) {
+  /// The values of `site`; memoized, so a shared sub-expression is
+  /// evaluated once (evaluation is linear in the graph).
+  FailureOr<TensorRef> eval(const Site &site) {
+    auto key = site.key();
+    auto it = memo.find(key);
+    if (it != memo.end())
+      return it->second ? FailureOr<TensorRef>(it->second)
+                        : FailureOr<TensorRef>(failure());
+    if (depth >= kMaxGraphDepth)
+      return fail("mask graph deeper than " + Twine(kMaxGraphDepth) +
+                  " ops");
+    ++depth;
+    FailureOr<TensorRef> result = evalOp(site);
+    --depth;
+    memo[key] = succeeded(result) ? *result : TensorRef();
+    return result;
+  }
+
+private:
+  FailureOr<TensorRef> evalOp(const Site &site) {
+    if (site.truncated)
+      return fail("calls nested deeper than " + Twine(Site::kMaxCallDepth) +
+                  " (a recursive helper)");
     Operation *op = site.getDefiningOp();
     auto type = tensorType(site.value);
     if (!op || !type || !type.hasStaticShape())
@@ -371,29 +543,38 @@ public:
     if (!element)
       return fail("cannot evaluate a non-integer value defined by " +
                   opName(op));
+    if (element.getWidth() > 64)
+      return fail("cannot evaluate integers wider than 64 bits");
     if (type.getNumElements() > maxElements)
       return fail("mask too large to verify");
     unsigned width = element.getWidth();
-    IntTensor result;
-    result.shape.assign(type.getShape().begin(), type.getShape().end());
-    result.data.resize(type.getNumElements());
+    bool isUnsigned = element.isUnsigned();
+    auto result = std::make_shared<IntTensor>();
+    result->shape.assign(type.getShape().begin(), type.getShape().end());
+    result->data.resize(type.getNumElements());
+    std::vector<int64_t> &data = result->data;
+    auto wrapped = [&](int64_t v) { return wrap(v, width, isUnsigned); };
 
-    auto unary = [&](auto fn) -> FailureOr<IntTensor> {
-      FailureOr<IntTensor> in = eval(site.operand(0));
+    auto unary = [&](auto fn) -> FailureOr<TensorRef> {
+      FailureOr<TensorRef> in = eval(site.operand(0));
       if (failed(in))
         return failure();
-      for (auto [r, x] : llvm::zip(result.data, in->data))
-        r = wrap(fn(x), width);
-      return std::move(result);
+      for (auto [r, x] : llvm::zip(data, (*in)->data))
+        r = wrapped(fn(x));
+      return TensorRef(result);
     };
-    auto binary = [&](auto fn) -> FailureOr<IntTensor> {
-      FailureOr<IntTensor> lhs = eval(site.operand(0));
-      FailureOr<IntTensor> rhs = eval(site.operand(1));
-      if (failed(lhs) || failed(rhs))
+    // Two's complement arithmetic, as XLA computes it: through uint64, so
+    // an overflow wraps instead of being undefined.
+    auto binary = [&](auto fn) -> FailureOr<TensorRef> {
+      FailureOr<TensorRef> lhs = eval(site.operand(0));
+      if (failed(lhs))
         return failure();
-      for (size_t i = 0; i < result.data.size(); ++i)
-        result.data[i] = wrap(fn(lhs->data[i], rhs->data[i]), width);
-      return std::move(result);
+      FailureOr<TensorRef> rhs = eval(site.operand(1));
+      if (failed(rhs))
+        return failure();
+      for (size_t i = 0; i < data.size(); ++i)
+        data[i] = wrapped(fn((*lhs)->data[i], (*rhs)->data[i]));
+      return TensorRef(result);
     };
 
     if (auto constant = dyn_cast<shlo::ConstantOp>(op)) {
@@ -401,62 +582,69 @@ public:
       if (!dense)
         return fail("cannot evaluate a non-integer constant");
       if (dense.isSplat()) {
-        int64_t v = toInt(dense.getSplatValue<APInt>(), width);
-        std::fill(result.data.begin(), result.data.end(), v);
+        int64_t v = toInt(dense.getSplatValue<APInt>(), width, isUnsigned);
+        std::fill(data.begin(), data.end(), v);
       } else {
         size_t i = 0;
         for (const APInt &v : dense.getValues<APInt>())
-          result.data[i++] = toInt(v, width);
+          data[i++] = toInt(v, width, isUnsigned);
       }
-      return std::move(result);
+      return TensorRef(result);
     }
     if (auto iota = dyn_cast<shlo::IotaOp>(op)) {
-      forEachIndex(result.shape, [&](int64_t flat, ArrayRef<int64_t> index) {
-        result.data[flat] = index[iota.getIotaDimension()];
+      // An iota longer than its type's range wraps, as XLA's does.
+      forEachIndex(result->shape, [&](int64_t flat, ArrayRef<int64_t> index) {
+        data[flat] = wrapped(index[iota.getIotaDimension()]);
       });
-      return std::move(result);
+      return TensorRef(result);
     }
     if (isa<shlo::BroadcastInDimOp, shlo::TransposeOp, shlo::ReshapeOp,
             shlo::ConvertOp>(op)) {
-      FailureOr<IntTensor> in = eval(site.operand(0));
-      if (failed(in))
+      FailureOr<TensorRef> inRef = eval(site.operand(0));
+      if (failed(inRef))
         return failure();
+      const IntTensor &in = **inRef;
       if (isa<shlo::ReshapeOp, shlo::ConvertOp>(op)) {
-        for (auto [r, x] : llvm::zip(result.data, in->data))
-          r = isa<shlo::ConvertOp>(op) && width == 1 ? x != 0 : wrap(x, width);
-        return std::move(result);
+        for (auto [r, x] : llvm::zip(data, in.data))
+          r = isa<shlo::ConvertOp>(op) && width == 1 ? x != 0 : wrapped(x);
+        return TensorRef(result);
       }
-      SmallVector<int64_t, 4> inStrides = getStrides(in->shape);
+      SmallVector<int64_t, 4> inStrides = getStrides(in.shape);
       auto broadcast = dyn_cast<shlo::BroadcastInDimOp>(op);
       auto transpose = dyn_cast<shlo::TransposeOp>(op);
-      forEachIndex(result.shape, [&](int64_t flat, ArrayRef<int64_t> index) {
+      forEachIndex(result->shape, [&](int64_t flat, ArrayRef<int64_t> index) {
         int64_t from = 0;
         if (broadcast) {
           for (auto [j, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
-            if (in->shape[j] != 1)
+            if (in.shape[j] != 1)
               from += index[d] * inStrides[j];
         } else {
           for (auto [i, p] : llvm::enumerate(transpose.getPermutation()))
             from += index[i] * inStrides[p];
         }
-        result.data[flat] = in->data[from];
+        data[flat] = in.data[from];
       });
-      return std::move(result);
+      return TensorRef(result);
     }
+    auto u = [](int64_t x) { return static_cast<uint64_t>(x); };
     if (isa<shlo::NegOp>(op))
-      return unary([](int64_t x) { return -x; });
+      return unary([&](int64_t x) { return int64_t(0 - u(x)); });
     if (isa<shlo::NotOp>(op))
-      return unary([&](int64_t x) { return width == 1 ? !x : ~x; });
+      return unary([&](int64_t x) { return width == 1 ? int64_t(!x) : ~x; });
     if (isa<shlo::AddOp>(op))
-      return binary([](int64_t a, int64_t b) { return a + b; });
+      return binary([&](int64_t a, int64_t b) { return int64_t(u(a) + u(b)); });
     if (isa<shlo::SubtractOp>(op))
-      return binary([](int64_t a, int64_t b) { return a - b; });
+      return binary([&](int64_t a, int64_t b) { return int64_t(u(a) - u(b)); });
     if (isa<shlo::MultiplyOp>(op))
-      return binary([](int64_t a, int64_t b) { return a * b; });
+      return binary([&](int64_t a, int64_t b) { return int64_t(u(a) * u(b)); });
     if (isa<shlo::MaximumOp>(op))
-      return binary([](int64_t a, int64_t b) { return std::max(a, b); });
+      return binary([&](int64_t a, int64_t b) {
+        return isUnsigned ? int64_t(std::max(u(a), u(b))) : std::max(a, b);
+      });
     if (isa<shlo::MinimumOp>(op))
-      return binary([](int64_t a, int64_t b) { return std::min(a, b); });
+      return binary([&](int64_t a, int64_t b) {
+        return isUnsigned ? int64_t(std::min(u(a), u(b))) : std::min(a, b);
+      });
     if (isa<shlo::AndOp>(op))
       return binary([](int64_t a, int64_t b) { return a & b; });
     if (isa<shlo::OrOp>(op))
@@ -464,15 +652,16 @@ public:
     if (auto compare = dyn_cast<shlo::CompareOp>(op)) {
       auto operandType =
           cast<IntegerType>(tensorType(op->getOperand(0)).getElementType());
-      bool isUnsigned = compare.getCompareType() ==
-                        shlo::ComparisonType::UNSIGNED;
+      bool unsignedCompare =
+          compare.getCompareType() == shlo::ComparisonType::UNSIGNED ||
+          (!compare.getCompareType() && operandType.isUnsigned());
       uint64_t mask = operandType.getWidth() >= 64
                           ? ~uint64_t(0)
                           : (uint64_t(1) << operandType.getWidth()) - 1;
       shlo::ComparisonDirection direction = compare.getComparisonDirection();
       return binary([&](int64_t a, int64_t b) -> int64_t {
         int cmp;
-        if (isUnsigned) {
+        if (unsignedCompare) {
           uint64_t ua = uint64_t(a) & mask, ub = uint64_t(b) & mask;
           cmp = ua < ub ? -1 : (ua > ub ? 1 : 0);
         } else {
@@ -496,28 +685,38 @@ public:
       });
     }
     if (isa<shlo::SelectOp>(op)) {
-      FailureOr<IntTensor> pred = eval(site.operand(0));
-      FailureOr<IntTensor> onTrue = eval(site.operand(1));
-      FailureOr<IntTensor> onFalse = eval(site.operand(2));
-      if (failed(pred) || failed(onTrue) || failed(onFalse))
+      FailureOr<TensorRef> pred = eval(site.operand(0));
+      if (failed(pred))
         return failure();
-      if (pred->data.size() != result.data.size())
+      FailureOr<TensorRef> onTrue = eval(site.operand(1));
+      if (failed(onTrue))
+        return failure();
+      FailureOr<TensorRef> onFalse = eval(site.operand(2));
+      if (failed(onFalse))
+        return failure();
+      if ((*pred)->data.size() != data.size())
         return fail("cannot evaluate a select with a scalar predicate");
-      for (size_t i = 0; i < result.data.size(); ++i)
-        result.data[i] = pred->data[i] ? onTrue->data[i] : onFalse->data[i];
-      return std::move(result);
+      for (size_t i = 0; i < data.size(); ++i)
+        data[i] = (*pred)->data[i] ? (*onTrue)->data[i] : (*onFalse)->data[i];
+      return TensorRef(result);
     }
     return fail("cannot evaluate " + opName(op));
   }
 
-private:
-  static int64_t wrap(int64_t v, unsigned width) {
+  /// `v` reduced to `width` bits: sign-extended, or zero-extended for
+  /// unsigned types (kept non-negative in int64 up to 63 bits).
+  static int64_t wrap(int64_t v, unsigned width, bool isUnsigned) {
     if (width == 1)
       return v & 1;
-    return width >= 64 ? v : llvm::SignExtend64(uint64_t(v), width);
+    if (width >= 64)
+      return v;
+    if (isUnsigned)
+      return static_cast<int64_t>(uint64_t(v) & ((uint64_t(1) << width) - 1));
+    return llvm::SignExtend64(uint64_t(v), width);
   }
-  static int64_t toInt(const APInt &v, unsigned width) {
-    return width == 1 ? int64_t(v.getZExtValue()) : v.getSExtValue();
+  static int64_t toInt(const APInt &v, unsigned width, bool isUnsigned) {
+    return width == 1 || isUnsigned ? int64_t(v.getZExtValue())
+                                    : v.getSExtValue();
   }
   LogicalResult fail(const Twine &message) {
     why = message.str();
@@ -526,13 +725,18 @@ private:
 
   std::string &why;
   int64_t maxElements;
+  unsigned depth = 0;
+  std::map<SmallVector<const void *, 4>, TensorRef> memo;
 };
 
 } // namespace
 
 FailureOr<IntTensor> import::evaluateMask(const Site &site, std::string &why,
                                           int64_t maxElements) {
-  return Evaluator(why, maxElements).eval(site);
+  FailureOr<TensorRef> result = Evaluator(why, maxElements).eval(site);
+  if (failed(result))
+    return failure();
+  return IntTensor(**result);
 }
 
 FailureOr<int64_t> import::verifyBand(const IntTensor &mask, const Band &band,

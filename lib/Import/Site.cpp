@@ -36,6 +36,10 @@ Site Site::resolve() const {
     func::ReturnOp ret = calleeReturn(call);
     if (!ret)
       return site;
+    if (site.calls.size() >= kMaxCallDepth) {
+      site.truncated = true;
+      return site;
+    }
     unsigned index = cast<OpResult>(site.value).getResultNumber();
     site.calls.push_back(call);
     site.value = ret.getOperand(index);
@@ -44,4 +48,11 @@ Site Site::resolve() const {
 
 Site Site::operand(unsigned i) const {
   return Site{value.getDefiningOp()->getOperand(i), calls}.resolve();
+}
+
+SmallVector<const void *, 4> Site::key() const {
+  SmallVector<const void *, 4> key{value.getAsOpaquePointer()};
+  for (func::CallOp call : calls)
+    key.push_back(call.getOperation());
+  return key;
 }

@@ -19,6 +19,12 @@ namespace mlir::sdpa::import {
 struct Site {
   Value value;
   SmallVector<func::CallOp, 2> calls;
+  /// Set by resolve() when the calls nest deeper than kMaxCallDepth (a
+  /// recursive helper): the value is then the call's result, unresolved.
+  bool truncated = false;
+
+  /// How deep calls may nest before resolve() gives up.
+  static constexpr unsigned kMaxCallDepth = 64;
 
   /// Follows block arguments of callees out to the call's operand and call
   /// results into the callee's `func.return` operand, until the value is
@@ -36,7 +42,13 @@ struct Site {
   bool operator==(const Site &other) const {
     return value == other.value && calls == other.calls;
   }
+
+  /// Identifies the site (value and call path) as a map key.
+  SmallVector<const void *, 4> key() const;
 };
+
+/// How deep the analyses of a graph recurse before they decline.
+constexpr unsigned kMaxGraphDepth = 512;
 
 } // namespace mlir::sdpa::import
 

@@ -33,15 +33,5 @@
 // FULL-NEXT: sdpa.attention %arg0, %arg1, %arg2 {layout = #sdpa.layout<bshd>, mask = #sdpa.band<left = inf, right = inf, align = top_left>, scale = 1.250000e-01 : f64}
 // FULL-NOT: stablehlo.
 
-/// Decomposed backward graphs are not imported (a stretch goal): the
-/// probabilities feed dV = P^T dO, not P V; the graph stays as it was.
-// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/jax_xla_causal_bwd.mlir 2>&1 | FileCheck %s --check-prefix=BWD
-// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/jax_xla_causal_swa_bwd.mlir 2>&1 | FileCheck %s --check-prefix=BWD
-// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/jax_xla_swa_sym_bwd.mlir 2>&1 | FileCheck %s --check-prefix=BWD
-// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/jax_xla_full_bwd.mlir 2>&1 | FileCheck %s --check-prefix=BWD
-// BWD: remark: decomposed attention not imported: the probabilities are multiplied with a tensor that is not shaped like the key (a decomposed backward is not imported)
-// BWD-NOT: sdpa.
-// BWD: stablehlo.dot_general
-// BWD-NOT: sdpa.
-/// And the unchanged graph is printed exactly as it came.
-// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/jax_xla_causal_swa_bwd.mlir 2>/dev/null | diff -I '^$' %S/Inputs/jax_xla_causal_swa_bwd.mlir -
+/// The backward fixtures (forward and JAX's autodiff of it) are in
+/// sdpa-import-stablehlo-xla-backward.mlir.
