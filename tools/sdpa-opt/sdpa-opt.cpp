@@ -7,6 +7,7 @@
 
 #include "SdpaDialect/Conversion/SdpaConversionPasses.h"
 #include "SdpaDialect/Conversion/SdpaGradPasses.h"
+#include "SdpaDialect/Export/ExportPasses.h"
 #include "SdpaDialect/Import/ImportPasses.h"
 #include "SdpaDialect/SdpaDialect.h"
 #include "SdpaDialect/SdpaPasses.h"
@@ -30,6 +31,7 @@ int main(int argc, char **argv) {
   registry.insert<mlir::sdpa::shlo::StablehloDialect>();
   mlir::sdpa::registerSdpaImportPasses();
   mlir::sdpa::registerSdpaImportPipelines();
+  mlir::sdpa::registerSdpaExportPasses();
   mlir::sdpa::registerSdpaLoweringDependencies(registry);
   mlir::sdpa::registerSdpaConversionPasses();
   mlir::sdpa::registerSdpaPipelines();
