@@ -56,6 +56,8 @@ struct Info {
   Value query, key, value, queryOperand;
   Layout layout = Layout::bhsd;
   int64_t groups = 1;
+  /// K and V are repeated over the groups (jnp.repeat) before the products.
+  bool repeated = false;
   double scale = 1.0;
   std::optional<Site> mask;
   Labels maskLabels;

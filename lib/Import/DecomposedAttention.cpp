@@ -26,6 +26,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -132,7 +133,13 @@ FailureOr<Labels> import::productLabels(shlo::DotGeneralOp dot,
   Labels result;
   for (auto [l, r] : llvm::zip(dot.getLhsBatchingDimensions(),
                                dot.getRhsBatchingDimensions())) {
-    if (lhs[l] != rhs[r] || (lhs[l] != Dim::B && lhs[l] != Dim::Hkv))
+    // Size-1 dimensions carry no meaning (their labels may differ).
+    if (lhsShape[l] == 1 && rhsShape[r] == 1) {
+      result.push_back(Dim::Unit);
+      continue;
+    }
+    if (lhs[l] != rhs[r] ||
+        (lhs[l] != Dim::B && lhs[l] != Dim::Hkv && lhs[l] != Dim::H))
       return failure();
     result.push_back(lhs[l]);
   }
@@ -162,7 +169,7 @@ FailureOr<Labels> import::productLabels(shlo::DotGeneralOp dot,
     return failure();
   // Every non-unit B / Hkv dimension must be batched.
   auto batched = [&](Dim label) { return llvm::count(result, label) <= 1; };
-  if (!batched(Dim::B) || !batched(Dim::Hkv))
+  if (!batched(Dim::B) || !batched(Dim::Hkv) || !batched(Dim::H))
     return failure();
   return result;
 }
@@ -221,6 +228,39 @@ Value import::peelUpcast(Value value) {
   if (isa<Float16Type, BFloat16Type>(from) && isa<Float32Type, Float64Type>(to))
     return convert.getOperand();
   return value;
+}
+
+/// GQA written as jnp.repeat: `reshape(broadcast_in_dim(x))` that inserts
+/// a group dimension right after x's head dimension and merges the two, so
+/// head h of the result is head h / G of x. Returns x and G.
+static std::optional<std::pair<Value, int64_t>> unrepeatHeads(Value value,
+                                                              Layout layout) {
+  auto reshape = value.getDefiningOp<shlo::ReshapeOp>();
+  auto broadcast =
+      reshape ? reshape.getOperand().getDefiningOp<shlo::BroadcastInDimOp>()
+              : shlo::BroadcastInDimOp();
+  if (!broadcast)
+    return std::nullopt;
+  Value x = broadcast.getOperand();
+  ArrayRef<int64_t> from = shapeOf(x), mid = shapeOf(broadcast),
+                    to = shapeOf(value);
+  if (from.size() != 4 || mid.size() != 5 || to.size() != 4)
+    return std::nullopt;
+  unsigned head = layout == Layout::bshd ? 2 : 1;
+  SmallVector<int64_t> dims = {0, 1, 2, 3};
+  dims[3] = 4;
+  if (head == 1)
+    dims[2] = 3;
+  if (broadcast.getBroadcastDimensions() != ArrayRef<int64_t>(dims))
+    return std::nullopt;
+  int64_t groups = mid[head + 1];
+  if (groups <= 1)
+    return std::nullopt;
+  for (unsigned d = 0; d < 4; ++d)
+    if (from[d] != mid[dims[d]] ||
+        to[d] != (d == head ? from[d] * groups : from[d]))
+      return std::nullopt;
+  return std::make_pair(x, groups);
 }
 
 namespace {
@@ -398,10 +438,13 @@ Node Matcher::analyzeOp(const Site &site) {
     return Node{Kind::Masked, x.labels, 0, info, site, std::nullopt};
   }
   if (auto reduce = dyn_cast<shlo::ReduceOp>(op)) {
+    // One input and its init (the variadic form reduces several).
+    if (reduce->getNumOperands() != 2)
+      return {};
     Node in = analyze(site.operand(0));
     Node init = analyze(site.operand(1));
     ArrayRef<int64_t> dims = reduce.getDimensions();
-    ArrayRef<int64_t> inShape = shapeOf(reduce.getInput());
+    ArrayRef<int64_t> inShape = shapeOf(reduce->getOperand(0));
     // The reduced dimensions: the key, and any size-1 ones.
     bool overKeys = false;
     for (int64_t d : dims) {
@@ -518,10 +561,20 @@ Node Matcher::matchScores(const Site &site, shlo::DotGeneralOp dot) {
     if (lhsType.getDimSize(bshd ? 2 : 1) != headsKv)
       return {};
     lhsLabels = queryLabels(info->layout, 1);
+    // K repeated over the groups: the sdpa op reads K itself.
+    if (auto repeated = unrepeatHeads(key, info->layout)) {
+      key = peelUpcast(repeated->first);
+      info->groups = repeated->second;
+      info->repeated = true;
+      lhsLabels = queryLabels(info->layout, 2);
+    }
   } else {
     return {};
   }
-  Labels rhsLabels = keyLabels(info->layout);
+  Labels rhsLabels = info->repeated ? queryLabels(info->layout, 2)
+                                    : keyLabels(info->layout);
+  if (info->repeated)
+    std::replace(rhsLabels.begin(), rhsLabels.end(), Dim::Sq, Dim::Skv);
   FailureOr<Labels> labels = productLabels(
       dot, lhsLabels, rhsLabels, {Dim::D}, {Dim::Sq, Dim::G}, {Dim::Skv});
   if (failed(labels))
@@ -539,6 +592,16 @@ Node Matcher::matchProbsTimesValue(const Site &site, shlo::DotGeneralOp dot) {
       continue;
     Site value = site.operand(1 - probsSide);
     Value v = peelUpcast(value.value);
+    Labels valueLabels = keyLabels(probs.info->layout);
+    if (probs.info->repeated) {
+      auto repeated = unrepeatHeads(v, probs.info->layout);
+      if (repeated && repeated->second == probs.info->groups) {
+        v = peelUpcast(repeated->first);
+        valueLabels = queryLabels(probs.info->layout, 2);
+        std::replace(valueLabels.begin(), valueLabels.end(), Dim::Sq,
+                     Dim::Skv);
+      }
+    }
     auto declined = [&](const Twine &reason) {
       declines[dot] = reason.str();
       return Node{};
@@ -549,7 +612,6 @@ Node Matcher::matchProbsTimesValue(const Site &site, shlo::DotGeneralOp dot) {
     if (v.getType() != probs.info->key.getType())
       return declined("the probabilities are multiplied with a tensor "
                       "that is not shaped like the key");
-    Labels valueLabels = keyLabels(probs.info->layout);
     FailureOr<Labels> labels =
         probsSide == 0
             ? productLabels(dot, probs.labels, valueLabels, {Dim::Skv},

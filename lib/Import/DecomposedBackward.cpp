@@ -329,6 +329,8 @@ private:
 
   /// reduce add over the keys (and size-1 dimensions) of a cell value.
   FailureOr<GradNode> rowSum(const Site &site, shlo::ReduceOp reduce) {
+    if (reduce->getNumOperands() != 2)
+      return fail("the gradient reduces several values at once");
     if (reduce.getApplies() != "stablehlo.add")
       return fail("the gradient reduces with " + reduce.getApplies().str());
     Node init = forward.analyze(site.operand(1));
@@ -338,7 +340,7 @@ private:
     if (failed(in))
       return failure();
     ArrayRef<int64_t> dims = reduce.getDimensions();
-    ArrayRef<int64_t> inShape = shapeOf(reduce.getInput());
+    ArrayRef<int64_t> inShape = shapeOf(reduce->getOperand(0));
     bool overKeys = false;
     for (int64_t d : dims) {
       if (!in->wild && in->labels[d] == Dim::Skv)
@@ -490,6 +492,12 @@ FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
   int64_t headsKv = shapeOf(info.key)[info.layout == Layout::bshd ? 2 : 1];
   Type queryType = info.query.getType(), keyType = info.key.getType();
   Labels qLabels = queryLabels(info.layout, info.groups);
+  // With one kv head the query head is the group index (h = g): label it so,
+  // as the split query Q' of the scores is.
+  if (headsKv == 1)
+    for (Dim &label : qLabels)
+      if (label == Dim::H)
+        label = Dim::G;
   Labels kLabels = keyLabels(info.layout);
 
   // dV = P^T dO: dO is the first value in Q's type behind the other operand.

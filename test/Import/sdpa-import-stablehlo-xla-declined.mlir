@@ -67,6 +67,10 @@
 // RUN: sed 's/dense<0> : tensor<i32>/dense<-3> : tensor<i32>/' %S/Inputs/jax_xla_causal_fwd.mlir | %sdpa_opt -sdpa-import-stablehlo 2>&1 | FileCheck %s --check-prefixes=BEHIND,KEPT
 // BEHIND: remark: decomposed attention not imported: the mask is not a band: mask excludes the diagonal (a band edge would be negative)
 
+/// The mask is a function argument: no band can be read from it.
+// RUN: sed -e 's/%%arg2: tensor<2x256x16x64xbf16>) ->/%%arg2: tensor<2x256x16x64xbf16>, %%mask: tensor<2x16x256x256xi1>) ->/' -e 's/call @_where(%%9, %%3, %%cst_1)/call @_where(%%mask, %%3, %%cst_1)/' %S/Inputs/jax_xla_causal_fwd.mlir | %sdpa_opt -sdpa-import-stablehlo 2>&1 | FileCheck %s --check-prefixes=ARG,KEPT
+// ARG: remark: decomposed attention not imported: the mask is not a band: mask value defined by a function argument
+
 /// A declined graph is printed unchanged.
 // KEPT-NOT: sdpa.attention
 // KEPT-LABEL: func.func public @main
