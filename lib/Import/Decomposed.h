@@ -138,6 +138,13 @@ private:
   unsigned depth = 0;
 };
 
+/// GQA written as jnp.repeat: `value = reshape(broadcast_in_dim(x))` that
+/// inserts a group dimension (G > 1) right after x's head dimension in
+/// `layout` and merges the two, so head h of `value` is head h / G of x.
+/// Returns x and G.
+std::optional<std::pair<Value, int64_t>> unrepeatHeads(Value value,
+                                                       Layout layout);
+
 /// Whether `value` is `convert(x)` from f16/bf16 to a wider float; returns
 /// x then (an exact widening), otherwise `value`.
 Value peelUpcast(Value value);
