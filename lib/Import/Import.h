@@ -34,6 +34,10 @@ struct AttentionSpec {
 std::optional<std::string> checkOperandTypes(Layout layout, Type query,
                                              Type key, Type value);
 
+/// Whether `scale` can be an sdpa op's scale: positive, and finite and
+/// nonzero once rounded to the kernels' f32.
+bool isRepresentableScale(double scale);
+
 /// The lse type of an sdpa op with this query in `layout`: f32 [B, Hq, Sq].
 RankedTensorType getLseType(Layout layout, RankedTensorType query);
 

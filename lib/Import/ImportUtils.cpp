@@ -12,6 +12,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::sdpa;
 using namespace mlir::sdpa::import;
@@ -48,6 +50,11 @@ std::optional<std::string> import::checkOperandTypes(Layout layout,
            ") must be a multiple of key/value heads (" +
            std::to_string(qs.headsKv) + ")";
   return std::nullopt;
+}
+
+bool import::isRepresentableScale(double scale) {
+  auto narrowed = static_cast<float>(scale);
+  return scale > 0 && std::isfinite(narrowed) && narrowed != 0;
 }
 
 RankedTensorType import::getLseType(Layout layout, RankedTensorType query) {

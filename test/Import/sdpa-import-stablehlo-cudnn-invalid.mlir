@@ -76,7 +76,7 @@ func.func @alibi(%q: tensor<1x8x2x16xbf16>, %k: tensor<1x8x2x16xbf16>, %v: tenso
 
 /// Malformed JSON.
 func.func @not_json(%q: tensor<1x8x2x16xbf16>, %k: tensor<1x8x2x16xbf16>, %v: tensor<1x8x2x16xbf16>) -> tensor<1x2x8x16xbf16> {
-  // expected-error @+1 {{malformed backend_config: [1:2, byte=2]: Expected object key}}
+  // expected-error @+1 {{malformed backend_config: line 1, column 2: expected a string as object key}}
   %r:2 = stablehlo.custom_call @__cudnn$fmhaSoftmax(%q, %k, %v) {api_version = 2 : i32, backend_config = "{not json"} : (tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>) -> (tensor<1x2x8x16xbf16>, tensor<0xui8>)
   return %r#0 : tensor<1x2x8x16xbf16>
 }
@@ -85,7 +85,7 @@ func.func @not_json(%q: tensor<1x8x2x16xbf16>, %k: tensor<1x8x2x16xbf16>, %v: te
 
 /// JSON without the fMHA config.
 func.func @no_config(%q: tensor<1x8x2x16xbf16>, %k: tensor<1x8x2x16xbf16>, %v: tensor<1x8x2x16xbf16>) -> tensor<1x2x8x16xbf16> {
-  // expected-error @+1 {{malformed backend_config: missing cudnn_fmha_backend_config}}
+  // expected-error @+1 {{malformed backend_config: missing key 'cudnn_fmha_backend_config'}}
   %r:2 = stablehlo.custom_call @__cudnn$fmhaSoftmax(%q, %k, %v) {api_version = 2 : i32, backend_config = "{}"} : (tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>) -> (tensor<1x2x8x16xbf16>, tensor<0xui8>)
   return %r#0 : tensor<1x2x8x16xbf16>
 }
@@ -94,7 +94,7 @@ func.func @no_config(%q: tensor<1x8x2x16xbf16>, %k: tensor<1x8x2x16xbf16>, %v: t
 
 /// The scale is required.
 func.func @no_scale(%q: tensor<1x8x2x16xbf16>, %k: tensor<1x8x2x16xbf16>, %v: tensor<1x8x2x16xbf16>) -> tensor<1x2x8x16xbf16> {
-  // expected-error @+1 {{malformed backend_config: expected a positive fmha_scale}}
+  // expected-error @+1 {{malformed backend_config: missing key 'cudnn_fmha_backend_config.fmha_scale'}}
   %r:2 = stablehlo.custom_call @__cudnn$fmhaSoftmax(%q, %k, %v) {api_version = 2 : i32, backend_config = "{\22cudnn_fmha_backend_config\22: {\22dropout_rate\22: 0.0, \22mask_type\22: \22CAUSAL\22, \22sliding_window_length\22: 4, \22bmm1_dot_dimension_numbers\22: {\22lhs_contracting_dimensions\22: [\223\22], \22rhs_contracting_dimensions\22: [\223\22], \22lhs_batch_dimensions\22: [\220\22, \222\22], \22rhs_batch_dimensions\22: [\220\22, \222\22]}, \22bmm2_dot_dimension_numbers\22: {\22lhs_contracting_dimensions\22: [\223\22], \22rhs_contracting_dimensions\22: [\221\22], \22lhs_batch_dimensions\22: [\220\22, \221\22], \22rhs_batch_dimensions\22: [\220\22, \222\22]}}}"} : (tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>) -> (tensor<1x2x8x16xbf16>, tensor<0xui8>)
   return %r#0 : tensor<1x2x8x16xbf16>
 }
@@ -103,7 +103,7 @@ func.func @no_scale(%q: tensor<1x8x2x16xbf16>, %k: tensor<1x8x2x16xbf16>, %v: te
 
 /// A negative window.
 func.func @bad_window(%q: tensor<1x8x2x16xbf16>, %k: tensor<1x8x2x16xbf16>, %v: tensor<1x8x2x16xbf16>) -> tensor<1x2x8x16xbf16> {
-  // expected-error @+1 {{malformed backend_config: expected a non-negative sliding_window_length}}
+  // expected-error @+1 {{malformed backend_config: expected 'cudnn_fmha_backend_config.sliding_window_length' to be an integer in [0, 2147483647], got -3}}
   %r:2 = stablehlo.custom_call @__cudnn$fmhaSoftmax(%q, %k, %v) {api_version = 2 : i32, backend_config = "{\22cudnn_fmha_backend_config\22: {\22fmha_scale\22: 0.25, \22dropout_rate\22: 0.0, \22mask_type\22: \22CAUSAL\22, \22sliding_window_length\22: -3, \22bmm1_dot_dimension_numbers\22: {\22lhs_contracting_dimensions\22: [\223\22], \22rhs_contracting_dimensions\22: [\223\22], \22lhs_batch_dimensions\22: [\220\22, \222\22], \22rhs_batch_dimensions\22: [\220\22, \222\22]}, \22bmm2_dot_dimension_numbers\22: {\22lhs_contracting_dimensions\22: [\223\22], \22rhs_contracting_dimensions\22: [\221\22], \22lhs_batch_dimensions\22: [\220\22, \221\22], \22rhs_batch_dimensions\22: [\220\22, \222\22]}}}"} : (tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>) -> (tensor<1x2x8x16xbf16>, tensor<0xui8>)
   return %r#0 : tensor<1x2x8x16xbf16>
 }
