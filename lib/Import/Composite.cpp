@@ -15,7 +15,11 @@
 
 #include "Import.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -25,6 +29,33 @@ static constexpr StringLiteral kForwardName = "sdpa.attention";
 static constexpr StringLiteral kBackwardName = "sdpa.attention_grad";
 
 namespace {
+
+/// The widest band edge #sdpa.band accepts (its verifier's limit).
+constexpr int64_t kMaxWidth = std::numeric_limits<int32_t>::max();
+
+/// Reads a band width: an integer attribute (not a bool, not an index) of
+/// any width and signedness whose value lies in [0, kMaxWidth].
+std::optional<int64_t> readWidth(StringRef name, Attribute value,
+                                 std::string &why) {
+  auto width = dyn_cast<IntegerAttr>(value);
+  auto type = width ? dyn_cast<IntegerType>(width.getType()) : IntegerType();
+  if (!type || type.getWidth() == 1) {
+    why = "'" + name.str() + "' must be an integer";
+    return std::nullopt;
+  }
+  const APInt &number = width.getValue();
+  bool isUnsigned = type.isUnsigned();
+  if ((!isUnsigned && number.isNegative()) ||
+      (isUnsigned ? number.ugt(kMaxWidth) : number.sgt(kMaxWidth))) {
+    SmallString<24> text;
+    number.toString(text, 10, /*Signed=*/!isUnsigned);
+    why = "'" + name.str() + "' must be an integer in [0, " +
+          std::to_string(kMaxWidth) + "] (absent = unbounded), got " +
+          text.str().str();
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(number.getZExtValue());
+}
 
 /// Reads the composite attributes into a spec, or says why it cannot.
 FailureOr<AttentionSpec> readSpec(DictionaryAttr attrs, bool backward,
@@ -37,13 +68,10 @@ FailureOr<AttentionSpec> readSpec(DictionaryAttr attrs, bool backward,
     StringRef name = attr.getName().getValue();
     Attribute value = attr.getValue();
     if (name == "left" || name == "right") {
-      auto width = dyn_cast<IntegerAttr>(value);
-      if (!width || width.getType().isIndex() ||
-          width.getValue().isNegative()) {
-        why = "'" + name.str() + "' must be a non-negative integer";
+      std::optional<int64_t> width = readWidth(name, value, why);
+      if (!width)
         return failure();
-      }
-      (name == "left" ? spec.band.left : spec.band.right) = width.getInt();
+      (name == "left" ? spec.band.left : spec.band.right) = *width;
     } else if (name == "align") {
       auto text = dyn_cast<StringAttr>(value);
       std::optional<Alignment> align =
@@ -59,8 +87,10 @@ FailureOr<AttentionSpec> readSpec(DictionaryAttr attrs, bool backward,
       spec.band.align = *align;
     } else if (name == "scale") {
       auto scale = dyn_cast<FloatAttr>(value);
-      if (!scale) {
-        why = "'scale' must be a float";
+      if (!scale || !isRepresentableScale(scale.getValueAsDouble())) {
+        why = "'scale' must be a positive float that f32 holds";
+        if (scale)
+          why += llvm::formatv(", got {0:e}", scale.getValueAsDouble()).str();
         return failure();
       }
       spec.scale = scale.getValueAsDouble();

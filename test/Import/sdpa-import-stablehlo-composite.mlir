@@ -53,7 +53,7 @@ func.func private @grad_impl(%q: tensor<1x2x16x8xbf16>, %k: tensor<1x2x16x8xbf16
 func.func @declined(%q: tensor<1x2x16x8xbf16>, %k: tensor<1x2x16x8xbf16>, %v: tensor<1x2x16x8xbf16>, %k3: tensor<1x3x16x8xbf16>) {
   // expected-remark @+1 {{composite "sdpa.attention" kept: unknown attribute 'window'}}
   %0 = stablehlo.composite "sdpa.attention" %q, %k, %v {composite_attributes = {window = 4 : i64}, decomposition = @impl} : (tensor<1x2x16x8xbf16>, tensor<1x2x16x8xbf16>, tensor<1x2x16x8xbf16>) -> tensor<1x2x16x8xbf16>
-  // expected-remark @+1 {{composite "sdpa.attention" kept: 'left' must be a non-negative integer}}
+  // expected-remark @+1 {{composite "sdpa.attention" kept: 'left' must be an integer in [0, 2147483647] (absent = unbounded), got -1}}
   %1 = stablehlo.composite "sdpa.attention" %q, %k, %v {composite_attributes = {left = -1 : i64}, decomposition = @impl} : (tensor<1x2x16x8xbf16>, tensor<1x2x16x8xbf16>, tensor<1x2x16x8xbf16>) -> tensor<1x2x16x8xbf16>
   // expected-remark @+1 {{composite "sdpa.attention" kept: 'align' must be "top_left" or "bottom_right"}}
   %2 = stablehlo.composite "sdpa.attention" %q, %k, %v {composite_attributes = {align = "center"}, decomposition = @impl} : (tensor<1x2x16x8xbf16>, tensor<1x2x16x8xbf16>, tensor<1x2x16x8xbf16>) -> tensor<1x2x16x8xbf16>
