@@ -4,7 +4,9 @@
 // subset, func, arith, tensor and sdpa registered) -> verify ->
 // sdpa-import-stablehlo -> verify -> canonicalize -> sdpa-derive-bounds ->
 // verify. The seed corpus is test/Import (JAX's cuDNN custom calls with
-// their backend_config JSON, composites, XLA-decomposed graphs). Invariants:
+// their backend_config JSON, composites, XLA-decomposed graphs forward and
+// backward, and the whole models of test/Import/Inputs/models: several
+// sites per module, declines next to imports). Invariants:
 //
 //  * no crash and no sanitizer report, whatever the JSON or the graph;
 //  * the importer imports exactly or not at all: when it fails, the module

@@ -217,8 +217,11 @@ Node Matcher::analyzeOp(const Site &site) {
     ArrayRef<int64_t> inShape = shapeOf(reduce->getOperand(0));
     // The reduced dimensions: the key, and any size-1 ones.
     bool overKeys = false;
+    // A splat has no labels; only a labelled input reduces over keys.
+    if (in.labels.size() != inShape.size())
+      return {};
     for (int64_t d : dims) {
-      if (in.kind != Kind::Unknown && in.labels[d] == Dim::Skv)
+      if (in.labels[d] == Dim::Skv)
         overKeys = true;
       else if (inShape[d] != 1)
         return {};
