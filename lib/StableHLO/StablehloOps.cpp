@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "SdpaDialect/StableHLO/StablehloDialect.h"
+#include "AssemblyFormat.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
@@ -18,25 +20,6 @@ using namespace mlir::sdpa::shlo;
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-/// Parses `[i, j, ...]` (possibly empty) into `values`.
-static ParseResult parseIntList(OpAsmParser &parser,
-                                SmallVectorImpl<int64_t> &values) {
-  return parser.parseCommaSeparatedList(
-      OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-        int64_t value;
-        if (parser.parseInteger(value))
-          return failure();
-        values.push_back(value);
-        return success();
-      });
-}
-
-static void printIntList(OpAsmPrinter &p, ArrayRef<int64_t> values) {
-  p << '[';
-  llvm::interleaveComma(values, p);
-  p << ']';
-}
 
 /// Parses `[a] x [b]` into two dense arrays.
 static ParseResult parseDimsPair(OpAsmParser &parser, DenseI64ArrayAttr &lhs,
@@ -192,72 +175,316 @@ LogicalResult ReshapeOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// ReduceOp
+// SliceOp, PadOp, ConcatenateOp
 //===----------------------------------------------------------------------===//
 
-ParseResult ReduceOp::parse(OpAsmParser &parser, OperationState &result) {
-  OpAsmParser::UnresolvedOperand input, init;
-  std::string applies;
-  SmallVector<int64_t> dims;
-  FunctionType type;
-  SMLoc typeLoc;
-  if (parser.parseLParen() || parser.parseOperand(input) ||
-      parser.parseKeyword("init") || parser.parseColon() ||
-      parser.parseOperand(init) || parser.parseRParen() ||
-      parser.parseKeyword("applies") || parser.parseKeywordOrString(&applies) ||
-      parser.parseKeyword("across") || parser.parseKeyword("dimensions") ||
-      parser.parseEqual() || parseIntList(parser, dims) ||
-      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
-    return failure();
-  typeLoc = parser.getCurrentLocation();
-  if (parser.parseType(type))
-    return failure();
-  if (type.getNumInputs() != 2 || type.getNumResults() != 1)
-    return parser.emitError(typeLoc, "expected (input, init) -> result type");
-  Builder &b = parser.getBuilder();
-  result.addAttribute("applies", b.getStringAttr(applies));
-  result.addAttribute("dimensions", b.getDenseI64ArrayAttr(dims));
-  if (parser.resolveOperands({input, init}, type.getInputs(), typeLoc,
-                             result.operands))
-    return failure();
-  result.addTypes(type.getResults());
+LogicalResult SliceOp::verify() {
+  auto operandType = cast<RankedTensorType>(getOperand().getType());
+  auto resultType = cast<RankedTensorType>(getType());
+  ArrayRef<int64_t> start = getStartIndices(), limit = getLimitIndices(),
+                    strides = getStrides();
+  int64_t rank = operandType.getRank();
+  if (static_cast<int64_t>(start.size()) != rank ||
+      static_cast<int64_t>(limit.size()) != rank ||
+      static_cast<int64_t>(strides.size()) != rank)
+    return emitOpError("expected start_indices, limit_indices and strides "
+                       "to have one entry per operand dimension (")
+           << rank << ")";
+  if (resultType.getRank() != rank)
+    return emitOpError("expected the result to have the operand's rank");
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = operandType.getDimSize(d);
+    if (strides[d] <= 0)
+      return emitOpError("expected strides[") << d << "] to be positive";
+    if (start[d] < 0 || start[d] > limit[d] ||
+        (!ShapedType::isDynamic(size) && limit[d] > size))
+      return emitOpError("expected 0 <= start_indices[")
+             << d << "] <= limit_indices[" << d << "] <= operand dimension "
+             << d;
+    int64_t expected = llvm::divideCeil(limit[d] - start[d], strides[d]);
+    if (!resultType.isDynamicDim(d) && resultType.getDimSize(d) != expected)
+      return emitOpError("expected result dimension ")
+             << d << " to be " << expected;
+  }
   return success();
 }
 
+LogicalResult PadOp::verify() {
+  auto operandType = cast<RankedTensorType>(getOperand().getType());
+  auto resultType = cast<RankedTensorType>(getType());
+  ArrayRef<int64_t> low = getEdgePaddingLow(), high = getEdgePaddingHigh(),
+                    interior = getInteriorPadding();
+  int64_t rank = operandType.getRank();
+  if (static_cast<int64_t>(low.size()) != rank ||
+      static_cast<int64_t>(high.size()) != rank ||
+      static_cast<int64_t>(interior.size()) != rank)
+    return emitOpError("expected low, high and interior to have one entry "
+                       "per operand dimension (")
+           << rank << ")";
+  if (resultType.getRank() != rank)
+    return emitOpError("expected the result to have the operand's rank");
+  for (int64_t d = 0; d < rank; ++d) {
+    if (interior[d] < 0)
+      return emitOpError("expected interior[") << d << "] to be non-negative";
+    int64_t size = operandType.getDimSize(d);
+    if (ShapedType::isDynamic(size) || resultType.isDynamicDim(d))
+      continue;
+    int64_t expected =
+        low[d] + high[d] + size + std::max<int64_t>(size - 1, 0) * interior[d];
+    if (resultType.getDimSize(d) != expected)
+      return emitOpError("expected result dimension ")
+             << d << " to be " << expected;
+  }
+  return success();
+}
+
+LogicalResult ConcatenateOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("expected at least one input");
+  auto resultType = cast<RankedTensorType>(getType());
+  int64_t rank = resultType.getRank(), dim = getDimension();
+  if (dim >= rank)
+    return emitOpError("expected dimension ")
+           << dim << " to be less than the rank " << rank;
+  int64_t sum = 0;
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    auto type = cast<RankedTensorType>(input.getType());
+    if (type.getRank() != rank)
+      return emitOpError("expected input ") << i << " to have rank " << rank;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = type.getDimSize(d);
+      if (d == dim) {
+        sum = ShapedType::isDynamic(size) || ShapedType::isDynamic(sum)
+                  ? ShapedType::kDynamic
+                  : sum + size;
+        continue;
+      }
+      if (!ShapedType::isDynamic(size) && !resultType.isDynamicDim(d) &&
+          size != resultType.getDimSize(d))
+        return emitOpError("expected input ")
+               << i << " dimension " << d << " to be "
+               << resultType.getDimSize(d);
+    }
+  }
+  if (!ShapedType::isDynamic(sum) && !resultType.isDynamicDim(dim) &&
+      resultType.getDimSize(dim) != sum)
+    return emitOpError("expected result dimension ")
+           << dim << " to be the sum " << sum << " of the inputs'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+/// Whether `name` is a commutative binary op of this dialect without regions:
+/// what the compact `applies` form may name.
+static bool isCompactBodyOp(OperationName name, Dialect *dialect) {
+  return name.getDialect() == dialect &&
+         name.hasTrait<OpTrait::NOperands<2>::Impl>() &&
+         name.hasTrait<OpTrait::OneResult>() &&
+         name.hasTrait<OpTrait::IsCommutative>() &&
+         name.hasTrait<OpTrait::ZeroRegions>();
+}
+
+StringRef ReduceOp::getApplies() {
+  if (getInputs().empty() || getBody().empty())
+    return {};
+  Block &block = getBody().front();
+  if (block.getOperations().size() != 2)
+    return {};
+  Operation &inner = block.front();
+  if (!isCompactBodyOp(inner.getName(), (*this)->getDialect()))
+    return {};
+  auto scalar = RankedTensorType::get(
+      {}, cast<ShapedType>(getInputs().front().getType()).getElementType());
+  if (!llvm::all_of(inner.getOperandTypes(),
+                    [&](Type t) { return t == scalar; }) ||
+      inner.getResult(0).getType() != scalar)
+    return {};
+  if (!llvm::equal(block.getArguments(), inner.getOperands()))
+    return {};
+  Operation *terminator = &block.back();
+  if (!isa<ReturnOp>(terminator) ||
+      !llvm::equal(inner.getResults(), terminator->getOperands()))
+    return {};
+  return inner.getName().getStringRef();
+}
+
+ParseResult ReduceOp::parse(OpAsmParser &parser, OperationState &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<OpAsmParser::UnresolvedOperand> inputs, inits;
+  if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+        if (parser.parseLParen() || parser.parseOperand(inputs.emplace_back()) ||
+            parser.parseKeyword("init") || parser.parseColon() ||
+            parser.parseOperand(inits.emplace_back()) || parser.parseRParen())
+          return failure();
+        return success();
+      }))
+    return failure();
+  std::optional<OperationName> applies;
+  SMLoc appliesLoc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("applies"))) {
+    appliesLoc = parser.getCurrentLocation();
+    FailureOr<OperationName> name = parser.parseCustomOperationName();
+    if (failed(name))
+      return failure();
+    if (!isCompactBodyOp(*name, result.name.getDialect()))
+      return parser.emitError(appliesLoc, "expected 'applies' to name a "
+                                          "commutative binary op of the "
+                                          "stablehlo dialect, got '")
+             << name->getStringRef() << "'";
+    applies = *name;
+  }
+  SmallVector<int64_t> dims;
+  FunctionType type;
+  if (parser.parseKeyword("across") || parser.parseKeyword("dimensions") ||
+      parser.parseEqual() || parseIntList(parser, dims) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+    return failure();
+  SMLoc typeLoc = parser.getCurrentLocation();
+  if (parser.parseType(type))
+    return failure();
+  if (type.getNumInputs() != inputs.size() + inits.size())
+    return parser.emitError(typeLoc, "expected ")
+           << inputs.size() + inits.size() << " operand types, got "
+           << type.getNumInputs();
+  SmallVector<OpAsmParser::UnresolvedOperand> operands(inputs);
+  operands.append(inits);
+  if (parser.resolveOperands(operands, type.getInputs(), loc,
+                             result.operands))
+    return failure();
+  result.addTypes(type.getResults());
+  result.addAttribute("dimensions",
+                      parser.getBuilder().getDenseI64ArrayAttr(dims));
+  Region *body = result.addRegion();
+  if (applies) {
+    // The compact form: one block of two 0-d arguments of the first input's
+    // element type, the named op on them, returned.
+    Type scalar = RankedTensorType::get(
+        {}, getElementTypeOrSelf(type.getInputs().front()));
+    Location bodyLoc = parser.getEncodedSourceLoc(appliesLoc);
+    Block &block = body->emplaceBlock();
+    Value lhs = block.addArgument(scalar, bodyLoc);
+    Value rhs = block.addArgument(scalar, bodyLoc);
+    OpBuilder builder(parser.getContext());
+    builder.setInsertionPointToStart(&block);
+    OperationState state(bodyLoc, *applies);
+    state.addOperands({lhs, rhs});
+    state.addTypes(scalar);
+    Operation *inner = builder.create(state);
+    ReturnOp::create(builder, bodyLoc, inner->getResults());
+    return success();
+  }
+  // The region form: `reducer` and one `(%x: type, %y: type)` pair per input;
+  // pair k names block arguments k and N + k.
+  if (parser.parseKeyword("reducer"))
+    return failure();
+  SmallVector<OpAsmParser::Argument> firsts, seconds;
+  while (succeeded(parser.parseOptionalLParen())) {
+    if (parser.parseArgument(firsts.emplace_back(), /*allowType=*/true) ||
+        parser.parseComma() ||
+        parser.parseArgument(seconds.emplace_back(), /*allowType=*/true) ||
+        parser.parseRParen())
+      return failure();
+  }
+  SmallVector<OpAsmParser::Argument> args(firsts);
+  args.append(seconds);
+  return parser.parseRegion(*body, args);
+}
+
 void ReduceOp::print(OpAsmPrinter &p) {
-  p << '(' << getInput() << " init: " << getInitValue() << ") applies "
-    << getApplies() << " across dimensions = ";
+  size_t n = getInputs().size();
+  for (size_t i = 0; i < n; ++i) {
+    if (i)
+      p << ", ";
+    p << '(' << getInputs()[i] << " init: " << getInitValues()[i] << ')';
+  }
+  StringRef applies = getApplies();
+  if (!applies.empty()) {
+    p << " applies ";
+    p.printKeywordOrString(applies);
+  }
+  p << " across dimensions = ";
   printIntList(p, getDimensions());
-  p.printOptionalAttrDict((*this)->getAttrs(), {"applies", "dimensions"});
+  p.printOptionalAttrDict((*this)->getAttrs(), {"dimensions"});
   p << " : ";
   p.printFunctionalType(*this);
+  if (!applies.empty())
+    return;
+  p.printNewline();
+  p << " reducer";
+  Block &block = getBody().front();
+  for (size_t i = 0; i < n && 2 * n <= block.getNumArguments(); ++i) {
+    p << '(';
+    p.printRegionArgument(block.getArgument(i));
+    p << ", ";
+    p.printRegionArgument(block.getArgument(n + i));
+    p << ") ";
+  }
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
 
 LogicalResult ReduceOp::verify() {
-  static constexpr StringLiteral kBodies[] = {
-      "stablehlo.add", "stablehlo.maximum", "stablehlo.minimum",
-      "stablehlo.multiply", "stablehlo.and", "stablehlo.or"};
-  if (!llvm::is_contained(kBodies, getApplies()))
-    return emitOpError("unsupported reduction body '") << getApplies() << "'";
-  auto inputType = cast<RankedTensorType>(getInput().getType());
-  auto initType = cast<RankedTensorType>(getInitValue().getType());
-  auto resultType = cast<RankedTensorType>(getType());
-  if (initType.getRank() != 0)
-    return emitOpError("expected a 0-d init value");
-  SmallVector<bool> reduced(inputType.getRank(), false);
+  size_t n = getInputs().size();
+  if (n == 0)
+    return emitOpError("expected at least one input");
+  if (getInitValues().size() != n || getNumResults() != n)
+    return emitOpError("expected as many init values and results as inputs");
+  auto inputType = cast<RankedTensorType>(getInputs().front().getType());
+  int64_t rank = inputType.getRank();
+  SmallVector<bool> reduced(rank, false);
   for (int64_t d : getDimensions()) {
-    if (d < 0 || d >= inputType.getRank() || reduced[d])
+    if (d < 0 || d >= rank || reduced[d])
       return emitOpError("expected distinct dimensions less than the input "
                          "rank");
     reduced[d] = true;
   }
   SmallVector<int64_t> expected;
-  for (int64_t i = 0; i < inputType.getRank(); ++i)
+  for (int64_t i = 0; i < rank; ++i)
     if (!reduced[i])
       expected.push_back(inputType.getDimSize(i));
-  if (resultType.getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError("expected the result shape to be the input shape "
-                       "without the reduced dimensions");
+  for (size_t k = 0; k < n; ++k) {
+    auto input = cast<RankedTensorType>(getInputs()[k].getType());
+    auto init = cast<RankedTensorType>(getInitValues()[k].getType());
+    auto res = cast<RankedTensorType>(getResult(k).getType());
+    if (input.getShape() != inputType.getShape())
+      return emitOpError("expected input ")
+             << k << " to have the shape of input 0";
+    if (init.getRank() != 0)
+      return emitOpError("expected init value ") << k << " to be 0-d";
+    if (res.getShape() != ArrayRef<int64_t>(expected))
+      return emitOpError("expected result ")
+             << k
+             << " to have the input shape without the reduced dimensions";
+    if (res.getElementType() != init.getElementType())
+      return emitOpError("expected result ")
+             << k << " to have the element type of init value " << k;
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  size_t n = getInputs().size();
+  Block &block = getBody().front();
+  if (block.getNumArguments() != 2 * n)
+    return emitOpError("expected the body to take ")
+           << 2 * n << " arguments, got " << block.getNumArguments();
+  for (size_t k = 0; k < n; ++k) {
+    Type init = getInitValues()[k].getType();
+    if (block.getArgument(k).getType() != init ||
+        block.getArgument(n + k).getType() != init)
+      return emitOpError("expected body arguments ")
+             << k << " and " << n + k << " to have the type " << init
+             << " of init value " << k;
+  }
+  if (block.empty() || !isa<ReturnOp>(block.back()))
+    return emitOpError("expected the body to end in stablehlo.return");
+  Operation *terminator = &block.back();
+  if (TypeRange(terminator->getOperandTypes()) !=
+      TypeRange(getInitValues().getTypes()))
+    return emitOpError("expected the body to return the init values' types");
   return success();
 }
 

@@ -109,61 +109,148 @@ def Stablehlo_ReshapeOp : Stablehlo_Op<"reshape", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Stablehlo_ConvertOp : Stablehlo_Op<"convert", [Pure]> {
+def Stablehlo_ConvertOp : Stablehlo_Op<"convert", [Pure, Elementwise,
+    SameOperandsAndResultShape]> {
   let summary = "Element type conversion";
   let description = [{
+    `result[i] = operand[i]` converted to the result element type; the type
+    is printed once when the two are equal:
+
         %4 = stablehlo.convert %3 : (tensor<2x256x16x64xf32>) -> tensor<2x256x16x64xbf16>
+        %5 = stablehlo.convert %4 : tensor<2x256x16x64xbf16>
   }];
   let arguments = (ins AnyRankedTensor:$operand);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $operand attr-dict `:` functional-type(operands, results)
+    $operand attr-dict `:`
+    custom<SameOperandsAndResultType>(type($operand), type($result))
   }];
+}
+
+def Stablehlo_SliceOp : Stablehlo_Op<"slice", [Pure,
+    AllElementTypesMatch<["operand", "result"]>]> {
+  let summary = "A strided box of a tensor";
+  let description = [{
+    `result[i] = operand[start + i * stride]` per dimension, with
+    `result dim = ceil((limit - start) / stride)`; printed as
+    `start:limit` or `start:limit:stride` (a stride of 1 is not printed):
+
+        %1 = stablehlo.slice %0 [0:1, 0:256, 0:4, 32:64] : (tensor<1x256x4x64xbf16>) -> tensor<1x256x4x32xbf16>
+  }];
+  let arguments = (ins AnyRankedTensor:$operand,
+                       DenseI64ArrayAttr:$start_indices,
+                       DenseI64ArrayAttr:$limit_indices,
+                       DenseI64ArrayAttr:$strides);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $operand custom<SliceRanges>($start_indices, $limit_indices, $strides)
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Stablehlo_PadOp : Stablehlo_Op<"pad", [Pure,
+    AllElementTypesMatch<["operand", "padding_value", "result"]>]> {
+  let summary = "Pad a tensor at its edges and between its elements";
+  let description = [{
+    Per dimension, `low` copies of `padding_value` (negative: that many
+    elements removed), then the operand's elements with `interior` copies
+    between neighbours, then `high`:
+    `result dim = low + high + d + (d - 1) * interior` (`0` for `d = 0`).
+
+        %1 = stablehlo.pad %0, %cst, low = [0, 0, 0, 64], high = [0, 0, 0, 0], interior = [0, 0, 0, 0] : (tensor<1x256x2x64xf16>, tensor<f16>) -> tensor<1x256x2x128xf16>
+  }];
+  let arguments = (ins AnyRankedTensor:$operand,
+                       0DTensorOf<[AnyType]>:$padding_value,
+                       DenseI64ArrayAttr:$edge_padding_low,
+                       DenseI64ArrayAttr:$edge_padding_high,
+                       DenseI64ArrayAttr:$interior_padding);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=`
+    $edge_padding_high `,` `interior` `=` $interior_padding attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Stablehlo_ConcatenateOp : Stablehlo_Op<"concatenate", [Pure,
+    SameOperandsAndResultElementType]> {
+  let summary = "Concatenate tensors along one dimension";
+  let description = [{
+    The inputs, of one rank and equal sizes except in `dimension`, one
+    after the other along it (`result dim = sum of the inputs' dims`):
+
+        %2 = stablehlo.concatenate %0, %1, dim = 3 : (tensor<1x256x4x32xf32>, tensor<1x256x4x32xf32>) -> tensor<1x256x4x64xf32>
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dimension);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    custom<VariadicOperandWithAttribute>($inputs) `dim` `=` $dimension
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
 // Elementwise ops
 //===----------------------------------------------------------------------===//
 
-class Stablehlo_BinaryOp<string mnemonic>
-    : Stablehlo_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+class Stablehlo_BinaryOp<string mnemonic, list<Trait> traits = []>
+    : Stablehlo_Op<mnemonic, traits # [Pure, Elementwise,
+                                        SameOperandsAndResultType]> {
   let summary = "Elementwise " # mnemonic;
   let description = [{
-    Elementwise on two tensors of one type:
+    `result[i] = lhs[i] }] # mnemonic # [{ rhs[i]` on two tensors of one
+    type. The type is printed once when all three types are equal, as a
+    functional type otherwise:
 
         %3 = stablehlo.}] # mnemonic # [{ %1, %2 : tensor<2x16x256x1x256xf32>
   }];
   let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:`
+    custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))
+  }];
 }
 
-def Stablehlo_AddOp : Stablehlo_BinaryOp<"add">;
+def Stablehlo_AddOp : Stablehlo_BinaryOp<"add", [Commutative]>;
 def Stablehlo_SubtractOp : Stablehlo_BinaryOp<"subtract">;
-def Stablehlo_MultiplyOp : Stablehlo_BinaryOp<"multiply">;
+def Stablehlo_MultiplyOp : Stablehlo_BinaryOp<"multiply", [Commutative]>;
 def Stablehlo_DivideOp : Stablehlo_BinaryOp<"divide">;
-def Stablehlo_MaximumOp : Stablehlo_BinaryOp<"maximum">;
-def Stablehlo_MinimumOp : Stablehlo_BinaryOp<"minimum">;
-def Stablehlo_AndOp : Stablehlo_BinaryOp<"and">;
-def Stablehlo_OrOp : Stablehlo_BinaryOp<"or">;
+def Stablehlo_MaximumOp : Stablehlo_BinaryOp<"maximum", [Commutative]>;
+def Stablehlo_MinimumOp : Stablehlo_BinaryOp<"minimum", [Commutative]>;
+def Stablehlo_PowerOp : Stablehlo_BinaryOp<"power">;
+def Stablehlo_AndOp : Stablehlo_BinaryOp<"and", [Commutative]>;
+def Stablehlo_OrOp : Stablehlo_BinaryOp<"or", [Commutative]>;
 
-class Stablehlo_UnaryOp<string mnemonic>
-    : Stablehlo_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+class Stablehlo_UnaryOp<string mnemonic, list<Trait> traits = []>
+    : Stablehlo_Op<mnemonic, traits # [Pure, Elementwise,
+                                        SameOperandsAndResultType]> {
   let summary = "Elementwise " # mnemonic;
   let description = [{
-    Elementwise on one tensor:
+    `result[i] = }] # mnemonic # [{(operand[i])` on one tensor:
 
         %1 = stablehlo.}] # mnemonic # [{ %0 : tensor<1x2x16x256x256xf32>
   }];
   let arguments = (ins AnyRankedTensor:$operand);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $operand attr-dict `:`
+    custom<SameOperandsAndResultType>(type($operand), type($result))
+  }];
 }
 
 def Stablehlo_ExpOp : Stablehlo_UnaryOp<"exponential">;
 def Stablehlo_LogOp : Stablehlo_UnaryOp<"log">;
 def Stablehlo_NegOp : Stablehlo_UnaryOp<"negate">;
 def Stablehlo_NotOp : Stablehlo_UnaryOp<"not">;
+def Stablehlo_RsqrtOp : Stablehlo_UnaryOp<"rsqrt">;
+def Stablehlo_SineOp : Stablehlo_UnaryOp<"sine">;
+def Stablehlo_CosineOp : Stablehlo_UnaryOp<"cosine">;
+def Stablehlo_TanhOp : Stablehlo_UnaryOp<"tanh">;
 
 def Stablehlo_CompareOp : Stablehlo_Op<"compare", [Pure]> {
   let summary = "Elementwise comparison";
@@ -204,23 +291,54 @@ def Stablehlo_SelectOp : Stablehlo_Op<"select", [Pure,
 // Reductions and contractions
 //===----------------------------------------------------------------------===//
 
-def Stablehlo_ReduceOp : Stablehlo_Op<"reduce", [Pure]> {
-  let summary = "Reduce one tensor over dimensions with one binary op";
+def Stablehlo_ReduceOp : Stablehlo_Op<"reduce", [RecursiveMemoryEffects,
+    RecursivelySpeculatable, SameVariadicOperandSize]> {
+  let summary = "Reduce tensors over dimensions with a body";
   let description = [{
-    Only StableHLO's short form with a single input, whose body is one
-    elementwise binary op (`applies`):
+    Reduces `inputs[k]` (all of one shape) over `dimensions`, starting from
+    `init_values[k]` (0-d), combining with `body`, which takes the
+    accumulators and the elements (`2 N` 0-d tensors) and returns `N`:
+
+        result[k][i] = body(... body(init, x[i, j0]), x[i, j1]) ...
+
+    (the order of combination is unspecified). StableHLO prints a body
+    that is one commutative binary op of the dialect on the block
+    arguments, returned, in the compact `applies` form; any other body
+    after `reducer`:
 
         %4 = stablehlo.reduce(%3 init: %cst) applies stablehlo.maximum across dimensions = [4] : (tensor<2x16x256x1x256xf32>, tensor<f32>) -> tensor<2x16x256x1xf32>
+        %5:2 = stablehlo.reduce(%a init: %c0), (%b init: %c1) across dimensions = [0] : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+         reducer(%x: tensor<f32>, %y: tensor<f32>) (%i: tensor<i32>, %j: tensor<i32>)  {
+          ...
+          stablehlo.return %m, %n : tensor<f32>, tensor<i32>
+        }
 
-    `out[i] = init (op) x[i, j0] (op) x[i, j1] ...` over the reduced
-    dimensions. The long form with an explicit region is not part of the
-    subset.
+    A reducer pair `(%x, %y)` names block arguments `k` and `N + k`.
   }];
-  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$init_value,
-                       StrAttr:$applies, DenseI64ArrayAttr:$dimensions);
-  let results = (outs AnyRankedTensor:$result);
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs,
+                       Variadic<AnyRankedTensor>:$init_values,
+                       DenseI64ArrayAttr:$dimensions);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The name of the body's op when the body is the compact form (one
+    /// commutative binary op on the block arguments, returned), else "".
+    ::llvm::StringRef getApplies();
+  }];
+}
+
+def Stablehlo_ReturnOp : Stablehlo_Op<"return", [Pure, Terminator]> {
+  let summary = "Returns the values of a region";
+  let description = [{
+    Ends the region of `reduce` (and of the other region-holding ops):
+
+        stablehlo.return %1 : tensor<f32>
+  }];
+  let arguments = (ins Variadic<AnyType>:$results);
+  let assemblyFormat = "$results attr-dict (`:` type($results)^)?";
 }
 
 def Stablehlo_DotGeneralOp : Stablehlo_Op<"dot_general", [Pure]> {
