@@ -143,6 +143,20 @@ Node Matcher::analyzeOp(const Site &site) {
   }
   if (auto convert = dyn_cast<shlo::ConvertOp>(op)) {
     Node in = analyze(site.operand(0));
+    // A float constant converted: the same constant, rounded to the type.
+    if (in.kind == Kind::Splat) {
+      auto to = dyn_cast<FloatType>(type.getElementType());
+      if (!to)
+        return {};
+      APFloat value(in.splat);
+      bool lost;
+      value.convert(to.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &lost);
+      value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                    &lost);
+      in.splat = value.convertToDouble();
+      return in;
+    }
     // Rounding the probabilities or the output to the operand type is
     // what the sdpa op does too; other conversions change the chain.
     if ((in.kind == Kind::Probs || in.kind == Kind::Out) &&
