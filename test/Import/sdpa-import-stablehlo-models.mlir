@@ -78,3 +78,15 @@
 
 /// A declined model still compiles: it is printed exactly as it came.
 // RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/models/gptoss_sinks_xla_vg.mlir 2>/dev/null | diff -I '^$' %S/Inputs/models/gptoss_sinks_xla_vg.mlir -
+
+/// The gpt-oss-like training step lowers to four artifacts (two forwards,
+/// two backwards), byte for byte the same from either path.
+// RUN: rm -rf %t.xla %t.cudnn
+// RUN: %sdpa_opt -sdpa-stablehlo-pipeline="lowering=artifact-dir=%t.xla" %S/Inputs/models/gptoss_like_xla_vg.mlir > /dev/null 2>&1
+// RUN: %sdpa_opt -sdpa-stablehlo-pipeline="lowering=artifact-dir=%t.cudnn" %S/Inputs/models/gptoss_like_cudnn_vg.mlir > /dev/null 2>&1
+// RUN: ls %t.xla | FileCheck %s --check-prefix=ARTIFACTS
+// RUN: diff -r %t.xla %t.cudnn
+// ARTIFACTS: sdpa_bwd_0.manifest
+// ARTIFACTS: sdpa_bwd_1.manifest
+// ARTIFACTS: sdpa_fwd_0.manifest
+// ARTIFACTS: sdpa_fwd_1.manifest
