@@ -6,7 +6,8 @@
 // verify. The seed corpus is test/Import (JAX's cuDNN custom calls with
 // their backend_config JSON, composites, XLA-decomposed graphs forward and
 // backward, and the whole models of test/Import/Inputs/models: several
-// sites per module, declines next to imports). Invariants:
+// sites per module, declines next to imports); half of the mutations edit a
+// backend_config as JSON (BackendConfigMutator.cpp). Invariants:
 //
 //  * no crash and no sanitizer report, whatever the JSON or the graph;
 //  * the importer imports exactly or not at all: when it fails, the module

@@ -232,6 +232,8 @@ std::optional<int64_t> optionalInteger(const json::Value &object,
 
 } // namespace
 
+const Schema &import::getCudnnBackendConfigSchema() { return kRoot; }
+
 FailureOr<CudnnConfig> import::readCudnnBackendConfig(shlo::CustomCallOp op,
                                                       bool backward) {
   auto malformed = [&] { return op.emitOpError("malformed backend_config: "); };

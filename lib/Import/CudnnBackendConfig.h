@@ -38,6 +38,14 @@ struct CudnnConfig {
   std::optional<CudnnIntermediateShape> intermediate;
 };
 
+namespace json {
+struct Schema;
+} // namespace json
+
+/// The schema of the whole backend_config (its root object), for tools that
+/// generate or mutate configs.
+const json::Schema &getCudnnBackendConfigSchema();
+
 /// Parses and checks `op`'s backend_config for a forward or backward call.
 /// Emits an error on `op` naming the key (or the JSON position) and fails
 /// when the config is malformed or asks for something sdpa does not compute.
