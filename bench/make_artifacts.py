@@ -11,7 +11,9 @@ Configurations the lowering refuses are reported and skipped (exit 1 unless
 
 IMPORTED names StableHLO that JAX printed, compiled whole with
 `sdpa-stablehlo-pipeline` into the subdirectory <out>/<name>/ (its kernel
-modules keep their symbols: sdpa_fwd_0, sdpa_bwd_0, ...).
+modules keep their symbols: sdpa_fwd_0, sdpa_bwd_0, ...), next to
+module.mlir, the rewritten module whose attention sites call them
+(docs/Export.md).
 
   bench/make_artifacts.py --sdpa-opt build/bin/sdpa-opt --out .artifacts/kernels
   bench/make_artifacts.py ... --only bwd_f16_d64_win127_det,f16_d64_win127
@@ -79,10 +81,15 @@ CONFIGS = {
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+MODELS = os.path.join(HERE, "..", "test", "Import", "Inputs", "models")
 IMPORTED = {
     # A training step on JAX's cuDNN path (bench/check_jax_step.py).
     "jax-step": os.path.join(HERE, "..", "test", "Import", "Inputs",
                              "jax_cudnn_causal_swa_bwd.mlir"),
+    # Whole models, training steps (bench/check_jax_model.py).
+    **{name: os.path.join(MODELS, name + ".mlir") for name in (
+        "gptoss_like_cudnn_vg", "mistral_like_cudnn_vg", "gptoss_like_xla_vg",
+        "flax_nnx_mha_window32_vg", "gemma2_like_softcap_xla_vg", "gptoss_sinks_xla_vg")},
 }
 
 
@@ -150,7 +157,8 @@ def main():
         if name in IMPORTED:
             out = os.path.join(args.out, name)
             os.makedirs(out, exist_ok=True)
-            res = subprocess.run([args.sdpa_opt, IMPORTED[name], "-o", os.devnull,
+            res = subprocess.run([args.sdpa_opt, IMPORTED[name], "-o",
+                                  os.path.join(out, "module.mlir"),
                                   f"--sdpa-stablehlo-pipeline=lowering=artifact-dir={out}"],
                                  text=True, capture_output=True)
         else:

@@ -16,7 +16,10 @@
 # autograd Function, f16 d64 window 127, both backwards, against PyTorch's
 # SDPA with the dense mask; not in the default STEPS), jaxstep
 # (check_jax_step.py: the imported JAX training step against JAX's cuDNN
-# path; not in the default STEPS), sanitize
+# path; not in the default STEPS), ffi (the runtime with its XLA FFI handler,
+# runtime/ffi; not in the default STEPS), jaxmodels (check_jax_model.py: the
+# fixture models' rewritten modules under JAX against the originals; needs
+# step ffi; not in the default STEPS), sanitize
 # (compute-sanitizer memcheck + racecheck, bench/sanitize_small.py), bench
 # (benchmark.py, ours + anchors), anchors (benchmark.py, anchors only, for
 # when no kernel artifact exists yet).
@@ -100,6 +103,15 @@ for s in $STEPS; do
       --backward-det "$ARTIFACTS/bwd_f16_d64_win127_det.manifest" --out "$OUT" ;;
   jaxstep)
     step jaxstep 300 python3 bench/check_jax_step.py --artifacts "$ARTIFACTS/jax-step" --out "$OUT" ;;
+  ffi)
+    # The XLA FFI handler, against the FFI headers of the jaxlib installed.
+    ffi_include=$(python3 -c 'import jax; print(jax.ffi.include_dir())' 2>>"$LOG")
+    step ffi 300 bash -c "cmake -G Ninja -S runtime -B $BUILD -DCMAKE_BUILD_TYPE=Release \
+      -DSDPA_RUNTIME_BUILD_FFI=ON -DSDPA_XLA_FFI_INCLUDE_DIR=$ffi_include \
+      -DSDPA_RUNTIME_BUILD_TESTS=OFF && ninja -C $BUILD" ;;
+  jaxmodels)
+    step jaxmodels 400 python3 bench/check_jax_model.py --artifacts "$ARTIFACTS" \
+      --lib "$BUILD/lib/libsdpa_ffi.so" --out "$OUT" ;;
   sanitize)
     # compute-sanitizer over every artifact on small shapes (and the copy
     # kernels, which show that the tool ran); only kernels named *sdpa*.
