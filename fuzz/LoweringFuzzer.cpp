@@ -26,6 +26,7 @@
 #include "SdpaDialect/Conversion/SdpaConversionPasses.h"
 #include "SdpaDialect/Conversion/SdpaGradPasses.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
+#include "SdpaDialect/Pipelines/Pipelines.h"
 #include "SdpaDialect/SdpaDialect.h"
 #include "SdpaDialect/SdpaOps.h"
 #include "SdpaDialect/SdpaPasses.h"

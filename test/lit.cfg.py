@@ -9,7 +9,7 @@ from lit.llvm import llvm_config
 
 config.name = "SDPA"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.sdpa_obj_root, "test")
 # Inputs/ hold files that other tests read.

@@ -7,8 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SdpaDialect/Conversion/KernelPipelineOptions.h"
-#include "SdpaDialect/Conversion/SdpaConversionPasses.h"
+#include "SdpaDialect/Pipelines/Pipelines.h"
 #include "SdpaDialect/SdpaPasses.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Pass/PassManager.h"

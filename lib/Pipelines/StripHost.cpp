@@ -5,11 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SdpaDialect/Conversion/SdpaConversionPasses.h"
+#include "SdpaDialect/Pipelines/Pipelines.h"
 
 namespace mlir::sdpa {
 #define GEN_PASS_DEF_SDPASTRIPHOST
-#include "SdpaDialect/Conversion/SdpaConversionPasses.h.inc"
+#include "SdpaDialect/Pipelines/PipelinePasses.h.inc"
 } // namespace mlir::sdpa
 
 using namespace mlir;

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SdpaDialect/Conversion/SdpaConversionPasses.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
+#include "SdpaDialect/Pipelines/Pipelines.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -15,7 +15,7 @@
 
 namespace mlir::sdpa {
 #define GEN_PASS_DEF_SDPAWRITEARTIFACT
-#include "SdpaDialect/Conversion/SdpaConversionPasses.h.inc"
+#include "SdpaDialect/Pipelines/PipelinePasses.h.inc"
 } // namespace mlir::sdpa
 
 using namespace mlir;

@@ -9,6 +9,7 @@
 #include "SdpaDialect/Conversion/SdpaGradPasses.h"
 #include "SdpaDialect/Export/ExportPasses.h"
 #include "SdpaDialect/Import/ImportPasses.h"
+#include "SdpaDialect/Pipelines/Pipelines.h"
 #include "SdpaDialect/SdpaDialect.h"
 #include "SdpaDialect/SdpaPasses.h"
 #include "SdpaDialect/StableHLO/StablehloDialect.h"
@@ -34,10 +35,8 @@ int main(int argc, char **argv) {
   mlir::sdpa::registerSdpaExportPasses();
   mlir::sdpa::registerSdpaLoweringDependencies(registry);
   mlir::sdpa::registerSdpaConversionPasses();
-  mlir::sdpa::registerSdpaPipelines();
   mlir::sdpa::registerSdpaGradPasses();
-  mlir::sdpa::registerSdpaBackwardPipeline();
-  mlir::sdpa::registerSdpaAttentionPipeline();
+  mlir::sdpa::registerSdpaPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "sdpa optimizer driver\n", registry));
 }

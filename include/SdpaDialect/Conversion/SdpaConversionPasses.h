@@ -1,7 +1,7 @@
 //===- SdpaConversionPasses.h - sdpa lowering passes ------------*- C++ -*-===//
 //
-// Declares the passes that lower sdpa ops to GPU kernels and write the
-// kernel artifact, and the registered forward pipeline.
+// Declares convert-sdpa-to-gpu, the pass that lowers sdpa.attention to a GPU
+// kernel (the pipelines around it: SdpaDialect/Pipelines/Pipelines.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,28 +28,6 @@ namespace mlir::sdpa {
 
 #define GEN_PASS_REGISTRATION
 #include "SdpaDialect/Conversion/SdpaConversionPasses.h.inc"
-
-/// Registers `sdpa-forward-pipeline`.
-void registerSdpaPipelines();
-
-/// Where the lowered kernels go: the target and the optional artifact.
-struct KernelTargetOptions {
-  std::string chip, features;
-  int optLevel = 3;
-  /// Write <artifactDir>/<artifactName>.{ptx,manifest}; empty: do not.
-  std::string artifactDir, artifactName;
-};
-
-/// The tail both lowering pipelines share, after their convert pass: drop
-/// the host side, run the upstream GPU to NVVM pipeline (PTX, bare
-/// pointers), and write the artifact if asked.
-void buildKernelsToArtifactPipeline(OpPassManager &pm,
-                                    const KernelTargetOptions &target);
-
-/// Registers the dialects the lowering emits and what it needs besides: the
-/// to-LLVM conversion interfaces, the builtin/llvm/gpu/nvvm LLVM IR
-/// translations and the NVVM target attribute's serialization.
-void registerSdpaLoweringDependencies(DialectRegistry &registry);
 
 } // namespace mlir::sdpa
 

@@ -1,6 +1,7 @@
 //===- SdpaGradPasses.h - sdpa backward lowering passes ---------*- C++ -*-===//
 //
-// Declares convert-sdpa-grad-to-gpu and the registered backward pipeline.
+// Declares convert-sdpa-grad-to-gpu, the pass that lowers sdpa.attention_grad
+// to GPU kernels (the pipelines around it: SdpaDialect/Pipelines/Pipelines.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,12 +27,6 @@ namespace mlir::sdpa {
 
 #define GEN_PASS_REGISTRATION
 #include "SdpaDialect/Conversion/SdpaGradPasses.h.inc"
-
-/// Registers `sdpa-backward-pipeline`.
-void registerSdpaBackwardPipeline();
-
-/// Registers `sdpa-pipeline` (both directions in one module).
-void registerSdpaAttentionPipeline();
 
 } // namespace mlir::sdpa
 

@@ -17,8 +17,8 @@ namespace mlir::sdpa {
 #define GEN_PASS_REGISTRATION
 #include "SdpaDialect/Import/ImportPasses.h.inc"
 
-/// Registers `sdpa-stablehlo-pipeline` (import, then `sdpa-pipeline`, which
-/// must be registered too).
+/// Registers `sdpa-stablehlo-pipeline` (import, then sdpa-pipeline's
+/// builder).
 void registerSdpaImportPipelines();
 
 } // namespace mlir::sdpa

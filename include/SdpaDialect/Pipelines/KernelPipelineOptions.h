@@ -1,0 +1,113 @@
+//===- KernelPipelineOptions.h - Options of the lowering pipelines -*- C++ -*-//
+//
+// The options of sdpa-forward-pipeline, sdpa-backward-pipeline and
+// sdpa-pipeline: the tiles, the target (chip, PTX features, NVVM
+// optimization level) and the artifact they share, and what each adds.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_PIPELINES_KERNELPIPELINEOPTIONS_H
+#define SDPADIALECT_PIPELINES_KERNELPIPELINEOPTIONS_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir::sdpa {
+
+/// Where the lowered kernels go: the target and the optional artifact.
+struct KernelTargetOptions {
+  std::string chip, features;
+  int optLevel = 3;
+  /// Write <artifactDir>/<artifactName>.{ptx,manifest}; empty: do not.
+  std::string artifactDir, artifactName;
+};
+
+/// The tile, target and artifact options of a lowering pipeline whose
+/// options are `Derived` (the CRTP of PassPipelineOptions).
+template <typename Derived>
+struct KernelPipelineOptions : public PassPipelineOptions<Derived> {
+  template <typename DataType>
+  using Option = mlir::detail::PassOptions::Option<DataType>;
+
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target SM"),
+                           llvm::cl::init("sm_80")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("PTX ISA feature"),
+                               llvm::cl::init("+ptx80")};
+  Option<int> optLevel{*this, "opt-level",
+                       llvm::cl::desc("NVVM optimization level"),
+                       llvm::cl::init(3)};
+  Option<std::string> artifactDir{
+      *this, "artifact-dir",
+      llvm::cl::desc("Write <dir>/<name>.ptx and .manifest (empty: do not)"),
+      llvm::cl::init("")};
+  Option<std::string> artifactName{
+      *this, "artifact-name",
+      llvm::cl::desc("File stem of the single kernel module's artifact"),
+      llvm::cl::init("")};
+  Option<int64_t> tileQ;
+  Option<int64_t> tileKv;
+
+  /// These options as buildKernelsToArtifactPipeline takes them.
+  KernelTargetOptions getTargetOptions() const {
+    return {chip, features, optLevel, artifactDir, artifactName};
+  }
+
+protected:
+  /// `tile-q` defaults to `defaultTileQ`; `tileKvHelp` (a string literal)
+  /// describes `tile-kv`, which defaults to 64.
+  KernelPipelineOptions(int64_t defaultTileQ, StringRef tileKvHelp)
+      : tileQ{*this, "tile-q", llvm::cl::desc("Query rows per tile"),
+              llvm::cl::init(defaultTileQ)},
+        tileKv{*this, "tile-kv", llvm::cl::desc(tileKvHelp),
+               llvm::cl::init(64)} {}
+};
+
+/// sdpa-forward-pipeline: the tiles (64 x 64), warps and stages.
+struct ForwardPipelineOptions
+    : public KernelPipelineOptions<ForwardPipelineOptions> {
+  ForwardPipelineOptions()
+      : KernelPipelineOptions(/*defaultTileQ=*/64, "Keys per tile") {}
+
+  Option<int64_t> warps{*this, "warps", llvm::cl::desc("Warps per block"),
+                        llvm::cl::init(4)};
+  Option<int64_t> stages{*this, "stages",
+                         llvm::cl::desc("Shared-memory stages of K/V"),
+                         llvm::cl::init(2)};
+};
+
+/// sdpa-backward-pipeline: the tiles (32 x 64).
+struct BackwardPipelineOptions
+    : public KernelPipelineOptions<BackwardPipelineOptions> {
+  BackwardPipelineOptions()
+      : KernelPipelineOptions(/*defaultTileQ=*/32,
+                              "Keys per tile (one warp per 16)") {}
+};
+
+/// sdpa-pipeline: `tile-q`, `tile-kv`, `warps`, `stages` are the forward's
+/// (as in sdpa-forward-pipeline); `backward-tile-q`, `backward-tile-kv` the
+/// backward's tiles (32 x 64, as in sdpa-backward-pipeline).
+struct AttentionPipelineOptions
+    : public KernelPipelineOptions<AttentionPipelineOptions> {
+  AttentionPipelineOptions()
+      : KernelPipelineOptions(/*defaultTileQ=*/64, "Keys per forward tile") {}
+
+  Option<int64_t> warps{*this, "warps",
+                        llvm::cl::desc("Warps per forward block"),
+                        llvm::cl::init(4)};
+  Option<int64_t> stages{*this, "stages",
+                         llvm::cl::desc("Shared-memory stages of K/V (forward)"),
+                         llvm::cl::init(2)};
+  Option<int64_t> backwardTileQ{
+      *this, "backward-tile-q",
+      llvm::cl::desc("Query rows per backward tile"), llvm::cl::init(32)};
+  Option<int64_t> backwardTileKv{
+      *this, "backward-tile-kv",
+      llvm::cl::desc("Keys per backward tile (one warp per 16)"),
+      llvm::cl::init(64)};
+};
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_PIPELINES_KERNELPIPELINEOPTIONS_H

@@ -1,0 +1,98 @@
+//===- Pipelines.h - The sdpa lowering pipelines ----------------*- C++ -*-===//
+//
+// The registered pipelines (sdpa-forward-pipeline, sdpa-backward-pipeline,
+// sdpa-pipeline), their builders as C++ functions for the libraries above
+// (lib/Import calls buildAttentionPipeline), the tail they share after the
+// convert passes, the passes of that tail and the registration of what the
+// lowering needs besides the dialects.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_PIPELINES_PIPELINES_H
+#define SDPADIALECT_PIPELINES_PIPELINES_H
+
+#include "SdpaDialect/Pipelines/KernelPipelineOptions.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassRegistry.h"
+
+namespace mlir::sdpa {
+
+#define GEN_PASS_DECL
+#include "SdpaDialect/Pipelines/PipelinePasses.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "SdpaDialect/Pipelines/PipelinePasses.h.inc"
+
+/// How a pipeline builder reports options it refuses (the pass registry's
+/// error handler: the message reaches the user and the tool exits non-zero).
+using PipelineErrorFn = function_ref<LogicalResult(const Twine &)>;
+
+/// sdpa-forward-pipeline: sdpa-derive-bounds, convert-sdpa-to-gpu, the tail.
+LogicalResult buildForwardPipeline(OpPassManager &pm,
+                                   const ForwardPipelineOptions &options,
+                                   PipelineErrorFn error);
+
+/// sdpa-backward-pipeline: sdpa-derive-bounds, convert-sdpa-grad-to-gpu, the
+/// tail.
+LogicalResult buildBackwardPipeline(OpPassManager &pm,
+                                    const BackwardPipelineOptions &options,
+                                    PipelineErrorFn error);
+
+/// sdpa-pipeline: convert-sdpa-to-gpu and convert-sdpa-grad-to-gpu, each
+/// with its own tiles, then the tail.
+LogicalResult buildAttentionPipeline(OpPassManager &pm,
+                                     const AttentionPipelineOptions &options,
+                                     PipelineErrorFn error);
+
+/// The tail all lowering pipelines share, after their convert passes: drop
+/// the host side, run the upstream GPU to NVVM pipeline (PTX, bare
+/// pointers), and write the artifact if asked.
+void buildKernelsToArtifactPipeline(OpPassManager &pm,
+                                    const KernelTargetOptions &target);
+
+/// A whole single-direction pipeline: sdpa-derive-bounds with the tiles, the
+/// convert pass `lowering`, then buildKernelsToArtifactPipeline.
+void buildLoweringPipeline(OpPassManager &pm, int64_t tileQ, int64_t tileKv,
+                           std::unique_ptr<Pass> lowering,
+                           const KernelTargetOptions &target);
+
+/// convert-sdpa-to-gpu with a pipeline's forward options.
+std::unique_ptr<Pass> createForwardLowering(int64_t tileQ, int64_t tileKv,
+                                            int64_t warps, int64_t stages);
+
+/// Registers the pipeline `arg` whose options are `Options`; unlike
+/// PassPipelineRegistration, `build` may refuse the options (a failure with
+/// its diagnostic, not a truncated pipeline).
+template <typename Options>
+void registerCheckedPipeline(StringRef arg, StringRef description,
+                             LogicalResult (*build)(OpPassManager &,
+                                                    const Options &,
+                                                    PipelineErrorFn)) {
+  registerPassPipeline(
+      arg, description,
+      [build](OpPassManager &pm, StringRef text, PipelineErrorFn error) {
+        Options options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        return build(pm, options, error);
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(Options());
+      });
+}
+
+/// Registers sdpa-forward-pipeline, sdpa-backward-pipeline, sdpa-pipeline
+/// and the tail's passes (sdpa-strip-host, sdpa-write-artifact).
+void registerSdpaPipelines();
+
+/// Registers the dialects the lowering emits and what it needs besides: the
+/// to-LLVM conversion interfaces, the builtin/llvm/gpu/nvvm LLVM IR
+/// translations and the NVVM target attribute's serialization.
+void registerSdpaLoweringDependencies(DialectRegistry &registry);
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_PIPELINES_PIPELINES_H

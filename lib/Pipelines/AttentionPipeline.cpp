@@ -1,0 +1,32 @@
+//===- AttentionPipeline.cpp - sdpa-pipeline: forward and backward --------===//
+//
+// One pipeline for a module that holds both directions, as a training step
+// does: every sdpa.attention through convert-sdpa-to-gpu, every
+// sdpa.attention_grad through convert-sdpa-grad-to-gpu, each with its own
+// tiles, then the shared tail (buildKernelsToArtifactPipeline: strip host,
+// GPU to NVVM, artifacts). sdpa-derive-bounds is not run: it would give both
+// directions one tile shape, and each convert pass derives the schedule of
+// its tiles itself (an op that already carries a schedule keeps its tiles).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SdpaDialect/Conversion/SdpaGradPasses.h"
+#include "SdpaDialect/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+
+LogicalResult mlir::sdpa::buildAttentionPipeline(
+    OpPassManager &pm, const AttentionPipelineOptions &options,
+    PipelineErrorFn error) {
+  pm.addPass(createForwardLowering(options.tileQ, options.tileKv,
+                                   options.warps, options.stages));
+  ConvertSdpaGradToGPUOptions backward;
+  backward.tileQ = options.backwardTileQ;
+  backward.tileKv = options.backwardTileKv;
+  pm.addPass(createConvertSdpaGradToGPU(backward));
+  buildKernelsToArtifactPipeline(pm, options.getTargetOptions());
+  return success();
+}

@@ -1,0 +1,2 @@
+// The runtime has no MLIR dependency.
+#include "mlir/IR/Builders.h"
