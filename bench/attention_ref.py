@@ -1,6 +1,6 @@
 """Reference attention in float64 and band helpers for the GPU scripts.
 
-The band is SEMANTICS.md section 1: cell (q, k) is visible iff
+The band is docs/Semantics.md §1: cell (q, k) is visible iff
 0 <= q < Sq, 0 <= k < Skv and a(q) - L <= k <= a(q) + R with a(q) = q + delta,
 delta = 0 (top_left) or Skv - Sq (bottom_right); None is an unbounded edge.
 """
@@ -68,7 +68,7 @@ def reference(q, k, v, left, right, align, scale):
 
 
 def reference_grads(q, k, v, do, left, right, align, scale):
-    """dQ, dK, dV (float64) by SEMANTICS.md section 2, for bhsd tensors.
+    """dQ, dK, dV (float64) by docs/Semantics.md §2, for bhsd tensors.
 
     P = softmax of the masked scores (rows that see no key: P = 0), dV = P^T dO,
     dP = dO V^T, Delta = rowsum(dO * O), dS = P * (dP - Delta),

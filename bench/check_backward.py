@@ -4,7 +4,7 @@
 Every *.manifest of direction backward in --artifacts is run over the shapes
 its manifest admits (as check_forward.py): O and LSE come from the float64
 reference (so no forward artifact is needed), dQ, dK, dV are compared with
-the float64 gradients of SEMANTICS.md section 2 (attention_ref.reference_grads)
+the float64 gradients of docs/Semantics.md §2 (attention_ref.reference_grads)
 as max |x - ref| / max |ref|; outputs are poisoned with NaN first. A
 deterministic artifact is run twice per case and must be bitwise equal
 (torch.equal). Each case is printed before it runs, so a relay deadlock shows

@@ -15,7 +15,7 @@ The fixture test/Import/Inputs/jax_cudnn_causal_swa_bwd.mlir is what JAX
     the same function on its cuDNN path: O and dQ, dK, dV;
   * ours: the forward artifact gives O and LSE, the backward artifact dQ,
     dK, dV from dO = 1 (the gradient of the sum), layout bshd as imported;
-  * both are compared with the float64 reference (SEMANTICS.md section 2)
+  * both are compared with the float64 reference (docs/Semantics.md §2)
     and with each other, as max |x - ref| / max |ref|; outputs are poisoned
     with NaN first.
 

@@ -17,7 +17,7 @@ deterministic step runs twice and all its gradients must be bitwise equal
 (the non-deterministic one's repeat is reported, not required).
 
 Checks of the harness itself: the band mask equals a cell-by-cell evaluation
-of SEMANTICS.md section 1, and a reference without the band's left edge (plain
+of docs/Semantics.md §1, and a reference without the band's left edge (plain
 causal) must be told apart from ours (a control: the comparison can fail).
 Before each step the allocator's cached blocks are filled with NaN bytes, so
 outputs a kernel leaves unwritten show up as NaN instead of as values of the
@@ -76,7 +76,7 @@ def parse_args(argv=None):
 
 
 def visible(qi, ki, sq, skv, left, right, align):
-    """SEMANTICS.md section 1 for one cell: 0 <= q < Sq, 0 <= k < Skv and
+    """docs/Semantics.md §1 for one cell: 0 <= q < Sq, 0 <= k < Skv and
     a(q) - L <= k <= a(q) + R, a(q) = q (top_left) or q + Skv - Sq
     (bottom_right); None is an unbounded edge."""
     if not (0 <= qi < sq and 0 <= ki < skv):
@@ -283,7 +283,8 @@ def check_mask(report, band, sq, device):
     cells = torch.tensor(cell_mask(sq, sq, band.left, band.right, band.align),
                          device=device)
     differ = int((mask != cells).sum())
-    problem = f"{differ} cells differ from SEMANTICS.md section 1" if differ else ""
+    problem = (f"{differ} cells differ from docs/Semantics.md §1"
+               if differ else "")
     if not problem and bool((~mask).all(dim=-1).any()):
         problem = "a query row sees no key (the reference would give NaN)"
     report.add("harness: band mask", band.describe(), problem=problem)

@@ -43,7 +43,8 @@ class Config:
 
 F, B = "forward", "backward"
 CONFIGS = {
-    # Forward: every band kind of SEMANTICS §1, both alignments, d 64/128.
+    # Forward: every band kind of docs/Semantics.md §1, both alignments,
+    # d 64/128.
     "f16_d64_full": Config(F, "f16", 64, None, None),
     "bf16_d64_causal": Config(F, "bf16", 64, None, 0),
     "bf16_d64_win127": Config(F, "bf16", 64, 127, 0),

@@ -8,7 +8,7 @@
 //
 //  * every range lies inside the tile grid, and the forward, backward and
 //    (both) interior ranges of sampled tiles equal the closed forms of
-//    SEMANTICS.md §3, computed here independently in plain integers;
+//    docs/Semantics.md §3, computed here independently in plain integers;
 //  * forward and backward are transposes on sampled pairs, chosen around the
 //    edges of the ranges: u in fwd(t) iff t in bwd(u);
 //  * the relay: kv_first(t) is the first visitor and the turns of sampled
@@ -114,7 +114,8 @@ int64_t drawTile(FuzzedDataProvider &fdp) {
   return fdp.ConsumeIntegralInRange<int64_t>(1, kMaxTile);
 }
 
-/// SEMANTICS.md §3, written directly: the key tiles visited by query tile t.
+/// docs/Semantics.md §3, written directly: the key tiles visited by query
+/// tile t.
 TileRange referenceForward(const Case &c, int64_t t) {
   int64_t delta = c.band.diagonalOffset(c.seqQ, c.seqKv);
   int64_t q0 = t * c.tiles.q, q1 = std::min(c.seqQ, q0 + c.tiles.q);

@@ -16,7 +16,7 @@ def SdpaDeriveBounds : Pass<"sdpa-derive-bounds"> {
   let summary = "Attach the exact tile schedule of each attention op's band";
   let description = [{
     Derives, from the band and the tile sizes, the affine maps of the tile
-    schedule (`#sdpa.schedule`, SEMANTICS.md §3-4) and attaches them to every
+    schedule (`#sdpa.schedule`, docs/Semantics.md §3-4) and attaches them to every
     `sdpa.attention` and `sdpa.attention_grad` as `schedule`. Each map takes a
     tile index and the symbols `[Sq, Skv]`; begin maps are max-maps and end
     maps min-maps, e.g. for a causal window `L`, `R = 0`, top-left:

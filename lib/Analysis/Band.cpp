@@ -1,6 +1,6 @@
 //===- Band.cpp - Canonical form of a band mask ---------------------------===//
 //
-// Implements canonicalizeBand: equal masks get one form (SEMANTICS.md §1).
+// Implements canonicalizeBand: equal masks get one form (docs/Semantics.md §1).
 //
 //===----------------------------------------------------------------------===//
 

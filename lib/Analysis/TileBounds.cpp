@@ -1,6 +1,6 @@
 //===- TileBounds.cpp - Exact symbolic tile bounds of a band --------------===//
 //
-// The derivation follows SEMANTICS.md §3-4. With q0 = t*Tq, k0 = u*Tk and
+// The derivation follows docs/Semantics.md §3-4. With q0 = t*Tq, k0 = u*Tk and
 // delta = Skv - Sq (bottom-right) or 0 (top-left):
 //
 //   kvBegin(t)       = max(0, (q0 + delta - L) floordiv Tk,

@@ -1,8 +1,8 @@
 //===- GpuSmokeTest.cpp - One real launch through the generic path --------===//
 //
 // Runs only where SDPA_TEST_PROBE_MANIFEST names the probe artifact (the
-// one-warp mma.sync kernel of shared/probe, lowered by mlir-opt; see
-// bench/run_gpu.sh) and a GPU is present; skipped otherwise.
+// one-warp mma.sync kernel of runtime/tests/gpu/mma_probe.mlir, lowered by
+// mlir-opt; see bench/run_gpu.sh) and a GPU is present; skipped otherwise.
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,7 +5,7 @@
 /// reads sequence i's first tokens and lengths from the offsets,
 ///   Sq_i = cu_q[i + 1] - cu_q[i],  Skv_i = cu_kv[i + 1] - cu_kv[i],
 /// and every bound takes them as its symbols (s0 = Sq_i, s1 = Skv_i). By
-/// hand (SEMANTICS §3-4), delta = Skv_i - Sq_i, key tile u holds
+/// hand (docs/Semantics.md §3-4), delta = Skv_i - Sq_i, key tile u holds
 /// [64u, min(Skv_i, 64u + 64)):
 ///   qlo = max(0, 64u - delta)          -> q_begin(u) = max(0, 2u + (Sq_i - Skv_i) floordiv 32)
 ///   qhi = min(Sq_i - 1, 64u + 63 - delta + 127)

@@ -1,7 +1,7 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64" -split-input-file | FileCheck %s
 
 /// Causal window of 101 keys (L = 100, R = 0), top-left, Tq = Tk = 64,
-/// dynamic lengths, deterministic. By hand (SEMANTICS §3-4), key tile u
+/// dynamic lengths, deterministic. By hand (docs/Semantics.md §3-4), key tile u
 /// holds keys [64u, 64u + 64):
 ///   q_begin(u) = max(0, u, <empty past Sq>)             (qlo = 64u)
 ///   q_end(u)   = min(ceil(Sq/64), u + 3, (Skv + 99) floordiv 64 + 1)

@@ -4,7 +4,8 @@
 /// its lengths and first tokens read off the cumulative offsets.
 ///
 /// The windowed bottom-right band L = 127, R = 0 with 64x64 tiles, for one
-/// sequence of Sq = s0 query and Skv = s1 key rows (SEMANTICS §3, δ = s1 - s0).
+/// sequence of Sq = s0 query and Skv = s1 key rows
+/// (docs/Semantics.md §3, δ = s1 - s0).
 /// By hand, query tile t holds rows [64t, min(s0, 64t + 64)):
 ///   klo = max(0, 64t + δ - 127), so kv_begin = max(0, (64t - s0 + s1 - 127) floordiv 64);
 ///   khi = min(s1 - 1, 64t + 63 + δ) (the row s0 - 1 gives s1 - 1 too), so

@@ -1,5 +1,5 @@
-// The band keys of a cuDNN backend_config are honoured exactly (SEMANTICS.md
-// §1.1): diagonal_band_left_bound = Lc is exclusive (L = Lc - 1, the same
+// The band keys of a cuDNN backend_config are honoured exactly
+// (docs/Semantics.md §1.1): diagonal_band_left_bound = Lc is exclusive (L = Lc - 1, the same
 // count as its alias sliding_window_length), diagonal_band_right_bound = Rc
 // is inclusive (R = Rc), diagonal_alignment picks the diagonal; mask_type
 // CAUSAL is right bound 0. Keys that disagree decline.

@@ -1,7 +1,7 @@
 // Whole models (test/Import/Inputs/models/, README.txt there says what each
 // is): every attention site is imported with its own band, or declined
 // with a remark naming why; the rest of the model stays. Expected bands
-// from the README (SEMANTICS.md §1: a causal window of N keys is L = N - 1,
+// from the README (docs/Semantics.md §1: a causal window of N keys is L = N - 1,
 // R = 0; causal alone L = inf).
 
 /// Flax NNX MultiHeadAttention, 4 heads, mask = causal window of 32 keys

@@ -3,7 +3,7 @@
 // sdpa.attention_grad, reading the O and LSE of an sdpa.attention built for
 // it (the fixtures return only dQ, dK, dV, so no forward output exists).
 // The probabilities, their exp and row sums leave the module. Expected
-// bands from the JAX calls that printed the fixtures (SEMANTICS.md §1.1):
+// bands from the JAX calls that printed the fixtures (docs/Semantics.md §1.1):
 // causal (inf, 0); causal, window of 128 keys (127, 0); symmetric window
 // (127, 127); none (inf, inf).
 

@@ -1,5 +1,5 @@
 // XLA-decomposed forward graphs of every XLA fixture. Expected bands from
-// the JAX calls that printed them (SEMANTICS.md §1.1: local_window_size
+// the JAX calls that printed them (docs/Semantics.md §1.1: local_window_size
 // (l, r) and is_causal, top-left): causal (inf, 0); causal with a window of
 // 128 keys (127, 0); symmetric window (127, 127); none (inf, inf). The
 // remark reports the band recovered from the compares and the number of

@@ -1,6 +1,6 @@
 //===- Band.h - The band mask of windowed attention -------------*- C++ -*-===//
 //
-// The one mask form of the project (SEMANTICS.md §1): cell (q, k) of a
+// The one mask form of the project (docs/Semantics.md §1): cell (q, k) of a
 // sequence with Sq query rows and Skv key rows is visible iff
 //   0 <= q < Sq, 0 <= k < Skv and a(q) - L <= k <= a(q) + R,
 // where a(q) = q + delta is the anchor of row q, delta = 0 for top-left and

@@ -1,7 +1,7 @@
 //===- TileBounds.h - Exact symbolic tile bounds of a band ------*- C++ -*-===//
 //
 // Derives, once and symbolically, the tile schedule of a band mask
-// (SEMANTICS.md §3-4) as affine maps over a tile index and the symbols
+// (docs/Semantics.md §3-4) as affine maps over a tile index and the symbols
 // [Sq, Skv]:
 //
 //   forward   query tile t visits key tiles   [kvBegin(t), kvEnd(t))
@@ -61,7 +61,8 @@ struct ScheduleMaps {
   AffineMap relayTurn;
 };
 
-/// Derives the exact schedule maps of `band` for `tiles` (SEMANTICS.md §3-4).
+/// Derives the exact schedule maps of `band` for `tiles`
+/// (docs/Semantics.md §3-4).
 /// The maps are valid for tile indices inside the tile grid.
 ScheduleMaps deriveScheduleMaps(const Band &band, TileShape tiles,
                                 MLIRContext *context);

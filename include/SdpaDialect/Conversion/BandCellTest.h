@@ -3,7 +3,7 @@
 // Both kernels mask the cells of the mma fragments a thread holds: cell
 // (query, key) = (threadQuery + queryOff, threadKey + keyOff), the offsets
 // compile-time constants below 2^17. With diff = threadKey - threadQuery -
-// delta, the cell is visible (SEMANTICS.md §1) iff
+// delta, the cell is visible (docs/Semantics.md §1) iff
 //
 //   keyOff < Skv - threadKey                      (a key of the sequence)
 //   (diff + L) >= queryOff - keyOff               (left edge, if bounded)

@@ -3,7 +3,7 @@
 // After a visit of query tile t, the warps share the fragments of the
 // partial dQ = (scale * dS) K (from shared memory) and add them into the f32
 // dq_accum with relaxed atomic adds. In deterministic mode the adds of
-// program u happen in its relay turn (SEMANTICS.md §4):
+// program u happen in its relay turn (docs/Semantics.md §4):
 //
 //   turn    = u - kv_first(t)           (buildRelayTurn: the schedule's map)
 //   thread 0: while (ld.acquire.gpu counter[b, h, t] != turn) {}

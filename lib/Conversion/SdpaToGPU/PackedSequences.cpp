@@ -4,7 +4,7 @@
 // sequence z, rows [off[z], off[z+1]) of the packed tensors. Its lengths
 // Sq = cu_seqlens_q[z+1] - cu_seqlens_q[z] and Skv (likewise) replace the
 // seq_q / seq_kv parameters everywhere (schedule maps, band, zero fill,
-// stores), so alignment and bounds are per sequence (SEMANTICS.md §3). The
+// stores), so alignment and bounds are per sequence (docs/Semantics.md §3). The
 // grid is formed from the longest sequence; query tiles past a shorter
 // sequence's end exit at once.
 //

@@ -8,7 +8,7 @@ jax_xla_causal_swa_fwd.mlir, which states, over query rows q and keys k,
 
 (T in @tril, W the window, C the causal offset), runs the importer on each
 variant, and checks every import against a brute-force evaluation of that
-formula on the 256 x 256 grid with the band semantics of SEMANTICS.md §1:
+formula on the 256 x 256 grid with the band semantics of docs/Semantics.md §1:
 an import must state exactly the variant's mask; a decline is allowed only
 where no band does. Prints one line per variant and a summary; exits 1 on a
 wrong import. Usage: mask_mutations.py SDPA_OPT FIXTURE

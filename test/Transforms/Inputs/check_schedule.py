@@ -4,7 +4,7 @@
 Draws random attention ops with static shapes (both alignments, windows
 around the lengths, lengths the tiles don't divide), prints their schedules
 with sdpa-opt, and compares every printed line with the schedule computed
-here cell by cell from the definition of the band (SEMANTICS.md §1): a key
+here cell by cell from the definition of the band (docs/Semantics.md §1): a key
 tile is visited iff it holds a visible cell, interior iff every nominal row
 of the query tile sees every key of a full key tile (both directions), and
 the relay's first
@@ -22,7 +22,7 @@ import sys
 
 
 def visible(q, k, sq, skv, left, right, align):
-    """The band of SEMANTICS.md §1; q may exceed Sq for nominal rows."""
+    """The band of docs/Semantics.md §1; q may exceed Sq for nominal rows."""
     if k < 0 or k >= skv:
         return False
     anchor = q + (skv - sq if align == "bottom_right" else 0)
