@@ -26,7 +26,15 @@
 # Environment: ARTIFACTS (default .artifacts/kernels), TEST_ARTIFACTS
 # (default .artifacts/runtime-test), BENCH_ARGS (extra benchmark.py args),
 # T_<STEP> (a step's timeout in seconds), DEADLINE (seconds for the whole
-# script, default 570: steps are trimmed to it, and skipped once it is near).
+# script, default 570: steps are trimmed to it, and skipped once it is near),
+# COMMIT (the commit measured; default .artifacts/commit, which
+# bench/prepare_gpu.sh writes).
+#
+# At the end every file in $OUT is renamed to the form bench/results keeps,
+# YYYY-MM-DD-<commit>-<what>.<ext> (check_forward.md becomes
+# 2026-12-01-16959d4-check-forward.md, logs.txt ...-gpu-log.txt), and the
+# machine's paths in them ($OUT, the build folder, the checkout) are
+# replaced by their names.
 set -u
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/sdpa-gpu-out}"
@@ -37,6 +45,7 @@ DEADLINE="${DEADLINE:-570}"
 ARTIFACTS="${ARTIFACTS:-.artifacts/kernels}"
 TEST_ARTIFACTS="${TEST_ARTIFACTS:-.artifacts/runtime-test}"
 BUILD=/tmp/sdpa-build-runtime
+COMMIT="${COMMIT:-$(cat .artifacts/commit 2>/dev/null || echo unknown)}"
 LOG="$OUT/logs.txt"
 SUMMARY="$OUT/summary.txt"
 export PYTHONUNBUFFERED=1 XLA_PYTHON_CLIENT_PREALLOCATE=false
@@ -73,7 +82,7 @@ step() { # name timeout command...
   echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1
   python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)' 2>&1
-  git log -1 --format='commit %h %s' 2>/dev/null
+  echo "commit measured: $COMMIT"
 } | tee -a "$SUMMARY" "$LOG"
 
 for s in $STEPS; do
@@ -135,4 +144,23 @@ for s in $STEPS; do
 done
 echo "===== done: $( [ $failed -eq 0 ] && echo all steps passed || echo SOME STEPS FAILED)" | tee -a "$SUMMARY" "$LOG"
 cat "$SUMMARY"
+
+# Result names and contents as bench/results keeps them.
+DAY="$(date -u +%Y-%m-%d)"
+for f in "$OUT"/*; do
+  [ -f "$f" ] || continue
+  name=$(basename "$f")
+  case $name in
+  "$DAY"-*) continue ;; # already renamed
+  logs.txt) what=gpu-log.txt ;;
+  *) what=${name//_/-} ;;
+  esac
+  case $name in
+  *.md | *.txt | *.json)
+    sed -i -e "s|$OUT|\$OUT|g" -e "s|$BUILD|\$BUILD|g" -e "s|$PWD/||g" \
+      -e "s|$HOME|~|g" "$f" ;;
+  esac
+  mv "$f" "$OUT/$DAY-$COMMIT-$what"
+done
+ls "$OUT"
 exit $failed
