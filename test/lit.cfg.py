@@ -17,6 +17,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%sdpa_src_root", config.sdpa_src_root))
+config.substitutions.append(("%sdpa_obj_root", config.sdpa_obj_root))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%python", config.python_executable))
@@ -33,6 +34,16 @@ if os.path.exists(ptxas):
     # gpu-module-to-binary links libdevice (math.exp2 -> __nv_exp2f) from the
     # toolkit it finds through CUDA_HOME; lit does not pass the variable on.
     config.environment["CUDA_HOME"] = config.cuda_root
+    config.substitutions.append(("%ptx_tool_state", "present"))
+else:
+    # Without ptxas the PTX tests are UNSUPPORTED, which a summary hides
+    # among passes: say so here, and fail test/PTX/ptxas-available.test in
+    # CI (CI=true), where they must run.
+    lit_config.warning(
+        "ptxas not found at %s: the PTX tests (test/PTX) do not run" % ptxas)
+    in_ci = os.environ.get("CI") == "true"
+    config.substitutions.append(
+        ("%ptx_tool_state", "missing-in-ci" if in_ci else "missing"))
 
 # Kernel launches need a GPU; CI has none.
 if shutil.which("nvidia-smi") and os.environ.get("SDPA_GPU_TESTS") == "1":
