@@ -21,12 +21,24 @@ using namespace mlir::sdpa;
 LogicalResult mlir::sdpa::buildAttentionPipeline(
     OpPassManager &pm, const AttentionPipelineOptions &options,
     PipelineErrorFn error) {
+  StringRef name = "sdpa-pipeline";
+  if (failed(checkKernelPipelineOptions(name, options, error)) ||
+      failed(checkPipelineOption(
+          name, checkForwardOptions(options.warps, options.stages), error)) ||
+      failed(checkPipelineOption(
+          name, checkTileOption("backward-tile-q", options.backwardTileQ),
+          error)) ||
+      failed(checkPipelineOption(
+          name, checkTileOption("backward-tile-kv", options.backwardTileKv),
+          error)))
+    return failure();
   pm.addPass(createForwardLowering(options.tileQ, options.tileKv,
                                    options.warps, options.stages));
   ConvertSdpaGradToGPUOptions backward;
   backward.tileQ = options.backwardTileQ;
   backward.tileKv = options.backwardTileKv;
   pm.addPass(createConvertSdpaGradToGPU(backward));
+  pm.addPass(createCheckLoweredPass());
   buildKernelsToArtifactPipeline(pm, options.getTargetOptions());
   return success();
 }

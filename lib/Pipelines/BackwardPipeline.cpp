@@ -17,6 +17,9 @@ using namespace mlir::sdpa;
 LogicalResult mlir::sdpa::buildBackwardPipeline(
     OpPassManager &pm, const BackwardPipelineOptions &options,
     PipelineErrorFn error) {
+  if (failed(checkKernelPipelineOptions("sdpa-backward-pipeline", options,
+                                        error)))
+    return failure();
   ConvertSdpaGradToGPUOptions lowering;
   lowering.tileQ = options.tileQ;
   lowering.tileKv = options.tileKv;

@@ -15,6 +15,11 @@ using namespace mlir::sdpa;
 LogicalResult mlir::sdpa::buildForwardPipeline(
     OpPassManager &pm, const ForwardPipelineOptions &options,
     PipelineErrorFn error) {
+  StringRef name = "sdpa-forward-pipeline";
+  if (failed(checkKernelPipelineOptions(name, options, error)) ||
+      failed(checkPipelineOption(
+          name, checkForwardOptions(options.warps, options.stages), error)))
+    return failure();
   buildLoweringPipeline(pm, options.tileQ, options.tileKv,
                         createForwardLowering(options.tileQ, options.tileKv,
                                               options.warps, options.stages),

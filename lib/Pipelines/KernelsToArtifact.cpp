@@ -44,5 +44,6 @@ void mlir::sdpa::buildLoweringPipeline(OpPassManager &pm, int64_t tileQ,
   bounds.tileKv = tileKv;
   pm.addPass(createSdpaDeriveBounds(bounds));
   pm.addPass(std::move(lowering));
+  pm.addPass(createCheckLoweredPass());
   buildKernelsToArtifactPipeline(pm, target);
 }

@@ -11,6 +11,7 @@
 #ifndef SDPADIALECT_PIPELINES_PIPELINES_H
 #define SDPADIALECT_PIPELINES_PIPELINES_H
 
+#include "SdpaDialect/Conversion/KernelOptions.h"
 #include "SdpaDialect/Pipelines/KernelPipelineOptions.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -54,7 +55,8 @@ void buildKernelsToArtifactPipeline(OpPassManager &pm,
                                     const KernelTargetOptions &target);
 
 /// A whole single-direction pipeline: sdpa-derive-bounds with the tiles, the
-/// convert pass `lowering`, then buildKernelsToArtifactPipeline.
+/// convert pass `lowering`, createCheckLoweredPass, then
+/// buildKernelsToArtifactPipeline.
 void buildLoweringPipeline(OpPassManager &pm, int64_t tileQ, int64_t tileKv,
                            std::unique_ptr<Pass> lowering,
                            const KernelTargetOptions &target);
@@ -62,6 +64,42 @@ void buildLoweringPipeline(OpPassManager &pm, int64_t tileQ, int64_t tileKv,
 /// convert-sdpa-to-gpu with a pipeline's forward options.
 std::unique_ptr<Pass> createForwardLowering(int64_t tileQ, int64_t tileKv,
                                             int64_t warps, int64_t stages);
+
+/// Checks the target options of `pipeline` (its CLI name, which every
+/// message starts with): chip sm_80 or newer and known to LLVM's NVPTX
+/// backend, features one PTX ISA of at least 7.0 and of the chip's
+/// minimum, opt-level in [0, 3], and an artifact-name that is a plain file
+/// stem.
+LogicalResult checkKernelTargetOptions(StringRef pipeline,
+                                       const KernelTargetOptions &target,
+                                       PipelineErrorFn error);
+
+/// Reports `problem` (a message of SdpaDialect/Conversion/KernelOptions.h,
+/// empty if none) as an error of `pipeline`.
+LogicalResult checkPipelineOption(StringRef pipeline,
+                                  const std::string &problem,
+                                  PipelineErrorFn error);
+
+/// Checks the options every lowering pipeline has (tile-q, tile-kv and the
+/// target) before `pipeline` adds a pass.
+template <typename Derived>
+LogicalResult
+checkKernelPipelineOptions(StringRef pipeline,
+                           const KernelPipelineOptions<Derived> &options,
+                           PipelineErrorFn error) {
+  if (failed(checkPipelineOption(
+          pipeline, checkTileOption("tile-q", options.tileQ), error)) ||
+      failed(checkPipelineOption(
+          pipeline, checkTileOption("tile-kv", options.tileKv), error)))
+    return failure();
+  return checkKernelTargetOptions(pipeline, options.getTargetOptions(),
+                                  error);
+}
+
+/// Fails on every sdpa op that carries no `sdpa.kernel` tag, i.e. that no
+/// convert pass lowered (lib/Pipelines/CheckLowered.cpp); the pipelines run
+/// it before their tail erases the host side.
+std::unique_ptr<Pass> createCheckLoweredPass();
 
 /// Registers the pipeline `arg` whose options are `Options`; unlike
 /// PassPipelineRegistration, `build` may refuse the options (a failure with

@@ -1,0 +1,54 @@
+//===- KernelOptions.h - Range checks of the kernel options -----*- C++ -*-===//
+//
+// The tile, warp and stage options of the convert passes and the lowering
+// pipelines, checked in one place before anything multiplies them: a value
+// outside its range gets a message that names the option, and no product
+// of two options is formed before both are known to be small. What depends
+// on the op (head dim, shared memory, divisibility) stays with the kernels'
+// specs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_CONVERSION_KERNELOPTIONS_H
+#define SDPADIALECT_CONVERSION_KERNELOPTIONS_H
+
+#include "SdpaDialect/Analysis/TileBounds.h"
+#include "SdpaDialect/Conversion/Sm80.h"
+
+#include <string>
+
+namespace mlir::sdpa {
+
+/// The largest `warps`: one block holds at most kMaxThreadsPerBlock threads.
+constexpr int64_t kMaxWarps = sm80::kMaxThreadsPerBlock / sm80::kWarpSize;
+/// The `stages` the forward documents (1: no prefetch, 2: double buffer).
+constexpr int64_t kMaxStages = 2;
+
+/// "expected <option> in [lo, hi], got <value>" unless lo <= value <= hi;
+/// empty if it is in range.
+inline std::string checkOptionRange(llvm::StringRef option, int64_t value,
+                                    int64_t lo, int64_t hi) {
+  if (value >= lo && value <= hi)
+    return "";
+  return "expected " + option.str() + " in [" + std::to_string(lo) + ", " +
+         std::to_string(hi) + "], got " + std::to_string(value);
+}
+
+/// A tile option (`tile-q`, `tile-kv`, `backward-tile-q`, ...):
+/// 1 <= value <= kMaxTileSize, the limit of the schedule's arithmetic.
+inline std::string checkTileOption(llvm::StringRef option, int64_t value) {
+  return checkOptionRange(option, value, 1, kMaxTileSize);
+}
+
+/// The forward's `warps` (1 <= warps <= kMaxWarps, so warps * 32 threads
+/// fit a block) and `stages`.
+inline std::string checkForwardOptions(int64_t warps, int64_t stages) {
+  std::string error = checkOptionRange("warps", warps, 1, kMaxWarps);
+  if (error.empty())
+    error = checkOptionRange("stages", stages, 1, kMaxStages);
+  return error;
+}
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_CONVERSION_KERNELOPTIONS_H
