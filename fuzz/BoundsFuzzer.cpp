@@ -17,14 +17,21 @@
 //  * the canonical band is idempotent and masks the same cells (sampled at
 //    the band edges) and yields the same schedule;
 //  * when Sq, Skv <= 64, the whole schedule equals a cell-by-cell evaluation
-//    of Band::isVisible.
+//    of Band::isVisible;
+//  * the IR every clamp policy emits (SdpaDialect/Utils/ScheduleBounds.h),
+//    folded at the sampled tiles, equals the rules over integers
+//    (BoundsPolicy.h) and, run as its consumer runs it (visits [begin, end),
+//    edges and interior partitioning them), the checked ranges above.
 //
 // A failed check prints the case and aborts, which libFuzzer reports.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SdpaDialect/Analysis/Band.h"
+#include "SdpaDialect/Analysis/BoundsPolicy.h"
 #include "SdpaDialect/Analysis/TileBounds.h"
+#include "SdpaDialect/SdpaDialect.h"
+#include "SdpaDialect/Utils/ScheduleBounds.h"
 #include "mlir/IR/MLIRContext.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
@@ -162,37 +169,36 @@ bool sameRange(TileRange a, TileRange b) {
   return (a.empty() && b.empty()) || a == b;
 }
 
-/// Evaluates one case's maps at a tile index, clamped as every consumer does.
+/// Evaluates one case's maps at a tile index with the host functions' clamps
+/// (BoundsPolicy.h), each range then clamped into the tile grid.
 struct Evaluator {
   const Case &c;
   const ScheduleMaps &maps;
   int64_t numQTiles = tileCount(c.seqQ, c.tiles.q);
   int64_t numKvTiles = tileCount(c.seqKv, c.tiles.kv);
+  static constexpr BoundsPolicy kPolicy = BoundsPolicy::HostFunctions;
 
   TileRange forward(int64_t t) const {
-    int64_t s[] = {c.seqQ, c.seqKv};
-    return clampRange(evaluateMaxMap(maps.kvBegin, t, s),
-                      evaluateMinMap(maps.kvEnd, t, s), 0, numKvTiles);
+    ClampedBounds<int64_t> f =
+        evaluateForwardBounds(maps, kPolicy, t, c.seqQ, c.seqKv);
+    return clampRange(f.begin, f.end, 0, numKvTiles);
   }
   TileRange interior(int64_t t) const {
-    int64_t s[] = {c.seqQ, c.seqKv};
+    ClampedBounds<int64_t> f =
+        evaluateForwardBounds(maps, kPolicy, t, c.seqQ, c.seqKv);
     TileRange kv = forward(t);
-    return clampRange(evaluateMaxMap(maps.interiorBegin, t, s),
-                      evaluateMinMap(maps.interiorEnd, t, s), kv.begin,
-                      kv.end);
+    return clampRange(f.interiorBegin, f.interiorEnd, kv.begin, kv.end);
   }
   TileRange backward(int64_t u) const {
-    int64_t s[] = {c.seqQ, c.seqKv};
-    return clampRange(evaluateMaxMap(maps.qBegin, u, s),
-                      evaluateMinMap(maps.qEnd, u, s), 0, numQTiles);
+    ClampedBounds<int64_t> b =
+        evaluateBackwardBounds(maps, c.tiles, kPolicy, u, c.seqQ, c.seqKv);
+    return clampRange(b.begin, b.end, 0, numQTiles);
   }
   TileRange backwardInterior(int64_t u) const {
-    int64_t s[] = {c.seqQ, c.seqKv};
+    ClampedBounds<int64_t> b =
+        evaluateBackwardBounds(maps, c.tiles, kPolicy, u, c.seqQ, c.seqKv);
     TileRange q = backward(u);
-    if (!isFullKeyTile(u, c.tiles, c.seqKv))
-      return {q.end, q.end};
-    return clampRange(evaluateMaxMap(maps.qInteriorBegin, u, s),
-                      evaluateMinMap(maps.qInteriorEnd, u, s), q.begin, q.end);
+    return clampRange(b.interiorBegin, b.interiorEnd, q.begin, q.end);
   }
   int64_t kvFirst(int64_t t) const {
     int64_t s[] = {c.seqQ, c.seqKv};
@@ -202,6 +208,59 @@ struct Evaluator {
     return evaluateRelayTurn(maps, u, t, c.seqQ, c.seqKv);
   }
 };
+
+/// The tiles a loop over [lo, hi) visits.
+TileRange loopRange(int64_t lo, int64_t hi) {
+  return hi > lo ? TileRange{lo, hi} : TileRange{};
+}
+
+bool disjoint(TileRange a, TileRange b) {
+  return a.empty() || b.empty() || a.end <= b.begin || b.end <= a.begin;
+}
+
+bool within(TileRange inner, TileRange outer) {
+  return inner.empty() || (outer.begin <= inner.begin && inner.end <= outer.end);
+}
+
+/// Checks the IR of every clamp policy at tile `x` (a query tile when
+/// `forward`, else a key tile), folded, against the rules over integers and,
+/// run as its consumer runs it, against `visits` and `interior`.
+void checkEmittedPolicies(const Case &c, ScheduleAttr schedule, bool forward,
+                          int64_t x, TileRange visits, TileRange interior) {
+  std::string at = (forward ? " at q_tile=" : " at kv_tile=") +
+                   std::to_string(x);
+  for (BoundsPolicy policy :
+       {BoundsPolicy::ForwardKernel, BoundsPolicy::BackwardKernel,
+        BoundsPolicy::HostFunctions}) {
+    std::string of = " of policy " + std::to_string(int(policy)) + at;
+    FailureOr<ClampedBounds<int64_t>> folded =
+        foldEmittedBounds(schedule, policy, forward, x, c.seqQ, c.seqKv);
+    check(succeeded(folded), "emitted bounds do not fold" + of);
+    ClampedBounds<int64_t> r = *folded;
+    ScheduleMaps maps = schedule.getMaps();
+    ClampedBounds<int64_t> rules =
+        forward ? evaluateForwardBounds(maps, policy, x, c.seqQ, c.seqKv)
+                : evaluateBackwardBounds(maps, c.tiles, policy, x, c.seqQ,
+                                         c.seqKv);
+    check(r.begin == rules.begin && r.end == rules.end &&
+              r.interiorBegin == rules.interiorBegin &&
+              r.interiorEnd == rules.interiorEnd,
+          "folded IR differs from the rules over integers" + of);
+    TileRange loop = loopRange(r.begin, r.end);
+    TileRange lowEdge = loopRange(r.begin, r.interiorBegin);
+    TileRange inner = loopRange(r.interiorBegin, r.interiorEnd);
+    TileRange highEdge = loopRange(r.interiorEnd, r.end);
+    check(sameRange(loop, visits) && sameRange(inner, interior),
+          "emitted range " + rangeStr(loop) + " / interior " +
+              rangeStr(inner) + " != " + rangeStr(visits) + " / " +
+              rangeStr(interior) + of);
+    check(within(lowEdge, loop) && within(inner, loop) &&
+              within(highEdge, loop) && disjoint(lowEdge, inner) &&
+              disjoint(inner, highEdge) && disjoint(lowEdge, highEdge) &&
+              lowEdge.size() + inner.size() + highEdge.size() == loop.size(),
+          "edges and interior do not partition the visits" + of);
+  }
+}
 
 /// Adds `i` to `out` if it is a valid index below `n`.
 void addIndex(std::vector<int64_t> &out, int64_t i, int64_t n) {
@@ -376,8 +435,10 @@ void checkSameMask(const Case &c, const Band &other, int64_t q) {
 MLIRContext &context() {
   static std::unique_ptr<MLIRContext> ctx;
   static unsigned uses = 0;
-  if (!ctx || ++uses % 512 == 0)
+  if (!ctx || ++uses % 512 == 0) {
     ctx = std::make_unique<MLIRContext>(MLIRContext::Threading::DISABLED);
+    ctx->loadDialect<SdpaDialect>();
+  }
   return *ctx;
 }
 
@@ -396,6 +457,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   MLIRContext &ctx = context();
   ScheduleMaps symbolic = deriveScheduleMaps(c.band, c.tiles, &ctx);
+  auto schedule = ScheduleAttr::get(&ctx, c.tiles, symbolic);
   ScheduleMaps fixed = specializeScheduleMaps(symbolic, c.seqQ, c.seqKv);
   Evaluator eval{c, symbolic}, evalFixed{c, fixed};
 
@@ -408,12 +470,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   for (int64_t t : qTiles) {
     checkQueryTile(c, eval, t);
+    checkEmittedPolicies(c, schedule, /*forward=*/true, t, eval.forward(t),
+                         eval.interior(t));
     check(eval.forward(t) == evalFixed.forward(t) &&
               eval.interior(t) == evalFixed.interior(t),
           "specialized maps disagree at q_tile=" + std::to_string(t));
   }
   for (int64_t u : kvTiles) {
     checkKeyTile(c, eval, u);
+    checkEmittedPolicies(c, schedule, /*forward=*/false, u, eval.backward(u),
+                         eval.backwardInterior(u));
     check(eval.backward(u) == evalFixed.backward(u) &&
               eval.backwardInterior(u) == evalFixed.backwardInterior(u),
           "specialized maps disagree at kv_tile=" + std::to_string(u));

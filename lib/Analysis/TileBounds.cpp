@@ -27,14 +27,15 @@
 // full key tile: every real row then sees every key without a cell mask.
 // The backward interior is the same relation read from the key tile: the
 // maps bound the nominal rows, and the key tile's fullness (u < Skv floordiv
-// Tk) is a property of the program, applied by the consumers
-// (evaluateSchedule, buildBackwardBounds): a partial key tile has no
+// Tk) is a property of the program, applied by the clamp rules
+// (BoundsPolicy.h) every consumer goes through: a partial key tile has no
 // interior. Rows past Sq need no mask in the backward either, because the
 // kernel gives them P = 0 through their row statistics.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SdpaDialect/Analysis/TileBounds.h"
+#include "SdpaDialect/Analysis/BoundsPolicy.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/SmallVector.h"
@@ -292,38 +293,27 @@ ScheduleTable evaluateSchedule(const ScheduleMaps &maps, TileShape tiles,
   int64_t numQTiles = tileCount(seqQ, tiles.q);
   int64_t numKvTiles = tileCount(seqKv, tiles.kv);
   int64_t symbols[] = {seqQ, seqKv};
+  const BoundsPolicy policy = BoundsPolicy::HostFunctions;
   ScheduleTable table;
   for (int64_t t = 0; t < numQTiles; ++t) {
-    TileRange kv = clampRange(evaluateMaxMap(maps.kvBegin, t, symbols),
-                              evaluateMinMap(maps.kvEnd, t, symbols), 0,
-                              numKvTiles);
+    ClampedBounds<int64_t> f =
+        evaluateForwardBounds(maps, policy, t, seqQ, seqKv);
+    TileRange kv = clampRange(f.begin, f.end, 0, numKvTiles);
     TileRange interior =
-        clampRange(evaluateMaxMap(maps.interiorBegin, t, symbols),
-                   evaluateMinMap(maps.interiorEnd, t, symbols), kv.begin,
-                   kv.end);
+        clampRange(f.interiorBegin, f.interiorEnd, kv.begin, kv.end);
     table.forward.push_back({t, kv, interior});
     table.relay.push_back(
         {t, evaluateMaxMap(maps.kvFirst, t, symbols), kv.size()});
   }
   for (int64_t u = 0; u < numKvTiles; ++u) {
-    TileRange q = clampRange(evaluateMaxMap(maps.qBegin, u, symbols),
-                             evaluateMinMap(maps.qEnd, u, symbols), 0,
-                             numQTiles);
-    TileRange interior{q.end, q.end};
-    if (isFullKeyTile(u, tiles, seqKv))
-      interior = clampRange(evaluateMaxMap(maps.qInteriorBegin, u, symbols),
-                            evaluateMinMap(maps.qInteriorEnd, u, symbols),
-                            q.begin, q.end);
+    ClampedBounds<int64_t> b =
+        evaluateBackwardBounds(maps, tiles, policy, u, seqQ, seqKv);
+    TileRange q = clampRange(b.begin, b.end, 0, numQTiles);
+    TileRange interior =
+        clampRange(b.interiorBegin, b.interiorEnd, q.begin, q.end);
     table.backward.push_back({u, q, interior});
   }
   return table;
-}
-
-int64_t evaluateRelayTurn(const ScheduleMaps &maps, int64_t kvTile,
-                          int64_t qTile, int64_t seqQ, int64_t seqKv) {
-  int64_t dims[] = {kvTile, qTile};
-  int64_t symbols[] = {seqQ, seqKv};
-  return evaluateMinMap(maps.relayTurn, dims, symbols);
 }
 
 } // namespace mlir::sdpa

@@ -1,13 +1,14 @@
 //===- MaterializeBounds.cpp - sdpa-materialize-bounds --------------------===//
 //
 // Outlines each attention op's schedule into host functions built from
-// affine.max / affine.min (ScheduleBounds.h).
+// affine.max / affine.min with the host functions' clamps
+// (SdpaDialect/Utils/ScheduleBounds.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "SdpaDialect/SdpaOps.h"
 #include "SdpaDialect/SdpaPasses.h"
-#include "SdpaDialect/Transforms/ScheduleBounds.h"
+#include "SdpaDialect/Utils/ScheduleBounds.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -58,10 +59,11 @@ struct MaterializeBoundsPass
 
       auto fwd = createIndexFunc(builder, module, loc,
                                  prefix + "_forward_bounds", 3, 4);
-      ForwardBounds f = buildForwardBounds(builder, loc, schedule,
-                                           fwd.getArgument(0),
-                                           fwd.getArgument(1),
-                                           fwd.getArgument(2));
+      const BoundsPolicy policy = BoundsPolicy::HostFunctions;
+      ForwardBounds f = emitForwardBounds(builder, loc, schedule, policy,
+                                          fwd.getArgument(0),
+                                          fwd.getArgument(1),
+                                          fwd.getArgument(2));
       func::ReturnOp::create(builder, loc,
                              ValueRange{f.kvBegin, f.kvEnd, f.interiorBegin,
                                         f.interiorEnd});
@@ -69,19 +71,19 @@ struct MaterializeBoundsPass
       auto bwd = createIndexFunc(builder, module, loc,
                                  prefix + "_backward_bounds", 3, 4);
       BackwardBounds b =
-          buildBackwardBounds(builder, loc, schedule, bwd.getArgument(0),
-                              bwd.getArgument(1), bwd.getArgument(2));
+          emitBackwardBounds(builder, loc, schedule, policy,
+                             bwd.getArgument(0), bwd.getArgument(1),
+                             bwd.getArgument(2));
       func::ReturnOp::create(builder, loc,
                              ValueRange{b.qBegin, b.qEnd, b.interiorBegin,
                                         b.interiorEnd});
 
       auto relay =
           createIndexFunc(builder, module, loc, prefix + "_relay_turn", 4, 1);
-      func::ReturnOp::create(
-          builder, loc,
-          buildRelayTurn(builder, loc, schedule, relay.getArgument(0),
-                         relay.getArgument(1), relay.getArgument(2),
-                         relay.getArgument(3)));
+      Value turn = emitRelayTurn(builder, loc, schedule, relay.getArgument(0),
+                                 relay.getArgument(1), relay.getArgument(2),
+                                 relay.getArgument(3));
+      func::ReturnOp::create(builder, loc, turn);
     }
   }
 };

@@ -1,19 +1,20 @@
-//===- ScheduleBoundsTest.cpp - affine.max/min bounds vs. the mask --------===//
+//===- ScheduleBoundsTest.cpp - Emitted bounds of every policy vs. the mask
+//===//
 //
-// Builds the bound ops of ScheduleBounds.h with constant operands, lets MLIR
-// fold them, and compares the constants with the brute-force mask: the ops
-// that kernels and host code use compute exactly the schedule.
+// Emits the bounds of SdpaDialect/Utils/ScheduleBounds.h with constant
+// operands for every clamp policy, lets MLIR fold them, and compares the
+// constants with the brute-force mask and with the rules over integers
+// (BoundsPolicy.h): the ops the kernels and host functions use compute
+// exactly the schedule. A policy's bounds are read the way its consumer runs
+// them: visits [begin, end), interior [interiorBegin, interiorEnd), edges
+// [begin, interiorBegin) and [interiorEnd, end), each empty unless its end is
+// above its begin.
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Utils/ScheduleBounds.h"
 #include "../Analysis/BruteForceMask.h"
 #include "SdpaDialect/SdpaDialect.h"
-#include "SdpaDialect/Transforms/ScheduleBounds.h"
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Matchers.h"
 #include "gtest/gtest.h"
 
 using namespace mlir;
@@ -22,99 +23,114 @@ using namespace mlir::sdpa::testing;
 
 namespace {
 
+constexpr BoundsPolicy kPolicies[] = {BoundsPolicy::ForwardKernel,
+                                      BoundsPolicy::BackwardKernel,
+                                      BoundsPolicy::HostFunctions};
+
+bool inRange(int64_t lo, int64_t hi, int64_t x) { return lo <= x && x < hi; }
+
+/// Whether bounds `r`, run as their consumer runs them, visit exactly the
+/// tiles `visible(x)` of [0, n) and skip the mask on exactly `interior(x)`.
+template <typename Visible, typename Interior>
+::testing::AssertionResult matchesMask(const ClampedBounds<int64_t> &r,
+                                       int64_t n, Visible visible,
+                                       Interior interior) {
+  for (int64_t x = -1; x <= n; ++x) {
+    bool inLoop = inRange(r.begin, r.end, x);
+    bool unmasked = inRange(r.interiorBegin, r.interiorEnd, x);
+    bool edge = inRange(r.begin, r.interiorBegin, x) ||
+                inRange(r.interiorEnd, r.end, x);
+    bool want = x >= 0 && x < n && visible(x);
+    bool wantInterior = want && interior(x);
+    // The three loops of the forward and the one loop with an edge test of
+    // the backward must agree: visited once, masked unless interior.
+    if (inLoop != want || unmasked != wantInterior || (unmasked && edge) ||
+        (inLoop && !unmasked && !edge))
+      return ::testing::AssertionFailure()
+             << "tile " << x << ": bounds [" << r.begin << "," << r.end
+             << ") interior [" << r.interiorBegin << "," << r.interiorEnd
+             << ")";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+bool operator==(const ClampedBounds<int64_t> &a,
+                const ClampedBounds<int64_t> &b) {
+  return a.begin == b.begin && a.end == b.end &&
+         a.interiorBegin == b.interiorBegin && a.interiorEnd == b.interiorEnd;
+}
+
 class ScheduleBoundsTest : public ::testing::Test {
 protected:
-  ScheduleBoundsTest() {
-    context.loadDialect<affine::AffineDialect, arith::ArithDialect,
-                        SdpaDialect>();
-  }
-
-  /// Folds `value` (built from constants) to an integer (an i1 true is -1).
-  int64_t fold(Value value) {
-    OpBuilder builder(&context);
-    Operation *op = value.getDefiningOp();
-    SmallVector<OpFoldResult> results;
-    SmallVector<Attribute> operands;
-    for (Value operand : op->getOperands()) {
-      APInt constant;
-      EXPECT_TRUE(matchPattern(operand, m_ConstantInt(&constant)));
-      operands.push_back(
-          builder.getIntegerAttr(operand.getType(), constant.getSExtValue()));
-    }
-    EXPECT_TRUE(succeeded(op->fold(operands, results)) && results.size() == 1);
-    // A fold may forward an operand (affine.apply of a bare dimension).
-    if (auto forwarded = dyn_cast<Value>(results[0])) {
-      APInt constant;
-      EXPECT_TRUE(matchPattern(forwarded, m_ConstantInt(&constant)));
-      return constant.getSExtValue();
-    }
-    return cast<IntegerAttr>(cast<Attribute>(results[0])).getInt();
-  }
-
-  /// Folds each op in order, replacing it by a constant, so later ops fold.
-  int64_t foldChain(OpBuilder &builder, Value value) {
-    Operation *op = value.getDefiningOp();
-    if (auto cst = dyn_cast<arith::ConstantOp>(op))
-      return cast<IntegerAttr>(cst.getValue()).getValue().getSExtValue();
-    // Operands become constants of their own type (index, or i1 for the
-    // condition of a select).
-    for (OpOperand &operand : op->getOpOperands())
-      operand.set(arith::ConstantOp::create(
-          builder, op->getLoc(),
-          builder.getIntegerAttr(operand.get().getType(),
-                                 foldChain(builder, operand.get()))));
-    return fold(value);
-  }
-
+  ScheduleBoundsTest() { context.loadDialect<SdpaDialect>(); }
   MLIRContext context;
 };
 
-TEST_F(ScheduleBoundsTest, FoldedOpsMatchBruteForce) {
+TEST_F(ScheduleBoundsTest, EveryPolicyFoldsToTheMask) {
   CaseGenerator gen(/*seed=*/11);
-  OpBuilder builder(&context);
-  Location loc = builder.getUnknownLoc();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
-  builder.setInsertionPointToEnd(module->getBody());
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, v);
-  };
-  for (int i = 0; i < 400; ++i) {
+  for (int i = 0; i < 300; ++i) {
     int64_t seqQ = gen.uniform(1, 70), seqKv = gen.uniform(1, 70);
     Band band = gen.band(std::max(seqQ, seqKv));
     TileShape tiles{gen.tile(), gen.tile()};
-    auto schedule = ScheduleAttr::get(
-        &context, tiles, deriveScheduleMaps(band, tiles, &context));
+    ScheduleMaps maps = deriveScheduleMaps(band, tiles, &context);
+    auto schedule = ScheduleAttr::get(&context, tiles, maps);
     BruteForceMask mask(band, tiles, seqQ, seqKv);
-    for (int64_t t = 0; t < mask.numQTiles; ++t) {
-      ForwardBounds f = buildForwardBounds(builder, loc, schedule, index(t),
-                                           index(seqQ), index(seqKv));
-      int64_t b = foldChain(builder, f.kvBegin), e = foldChain(builder, f.kvEnd);
-      int64_t ib = foldChain(builder, f.interiorBegin);
-      int64_t ie = foldChain(builder, f.interiorEnd);
-      ASSERT_TRUE(b <= ib && ib <= ie && ie <= e) << "case " << i;
-      for (int64_t u = 0; u < mask.numKvTiles; ++u) {
-        ASSERT_EQ(b <= u && u < e, mask.anyVisible(t, u)) << "case " << i;
-        ASSERT_EQ(ib <= u && u < ie, mask.interior(t, u)) << "case " << i;
-      }
-      for (int64_t u = b; u < e; ++u)
-        ASSERT_EQ(foldChain(builder, buildRelayTurn(builder, loc, schedule,
-                                                    index(u), index(t),
-                                                    index(seqQ), index(seqKv))),
-                  u - b);
-    }
-    for (int64_t u = 0; u < mask.numKvTiles; ++u) {
-      BackwardBounds bw = buildBackwardBounds(builder, loc, schedule, index(u),
-                                              index(seqQ), index(seqKv));
-      int64_t b = foldChain(builder, bw.qBegin), e = foldChain(builder, bw.qEnd);
-      int64_t ib = foldChain(builder, bw.interiorBegin);
-      int64_t ie = foldChain(builder, bw.interiorEnd);
-      ASSERT_TRUE(b <= ib && ib <= ie && ie <= e) << "case " << i;
+    SmallVector<int64_t> kvTiles;
+    for (int64_t u = 0; u < mask.numKvTiles; ++u)
+      kvTiles.push_back(u);
+    for (BoundsPolicy policy : kPolicies) {
       for (int64_t t = 0; t < mask.numQTiles; ++t) {
-        ASSERT_EQ(b <= t && t < e, mask.anyVisible(t, u)) << "case " << i;
-        ASSERT_EQ(ib <= t && t < ie, mask.interior(t, u)) << "case " << i;
+        SmallVector<int64_t> turns;
+        FailureOr<ClampedBounds<int64_t>> f =
+            foldEmittedBounds(schedule, policy, /*forward=*/true, t, seqQ,
+                              seqKv, kvTiles, &turns);
+        ASSERT_TRUE(succeeded(f)) << "case " << i;
+        ASSERT_TRUE(matchesMask(
+            *f, mask.numKvTiles,
+            [&](int64_t u) { return mask.anyVisible(t, u); },
+            [&](int64_t u) { return mask.interior(t, u); }))
+            << "case " << i << " q_tile " << t << " policy " << int(policy);
+        ASSERT_TRUE(*f == evaluateForwardBounds(maps, policy, t, seqQ, seqKv))
+            << "case " << i;
+        for (int64_t u = f->begin; u < f->end; ++u)
+          ASSERT_EQ(turns[u], u - f->begin) << "case " << i;
+      }
+      for (int64_t u = 0; u < mask.numKvTiles; ++u) {
+        FailureOr<ClampedBounds<int64_t>> w = foldEmittedBounds(
+            schedule, policy, /*forward=*/false, u, seqQ, seqKv);
+        ASSERT_TRUE(succeeded(w)) << "case " << i;
+        ASSERT_TRUE(matchesMask(
+            *w, mask.numQTiles,
+            [&](int64_t t) { return mask.anyVisible(t, u); },
+            [&](int64_t t) { return mask.interior(t, u); }))
+            << "case " << i << " kv_tile " << u << " policy " << int(policy);
+        ASSERT_TRUE(*w ==
+                    evaluateBackwardBounds(maps, tiles, policy, u, seqQ, seqKv))
+            << "case " << i;
       }
     }
   }
+}
+
+/// Negative control: without the full-key-tile rule (the q-interior maps
+/// alone, clamped into the range) a partial key tile would skip the mask of
+/// keys past Skv, and the check above must see it.
+TEST_F(ScheduleBoundsTest, CheckCatchesAMissingFullKeyTileRule) {
+  Band band; // no mask: every partial key tile is an interior candidate
+  TileShape tiles{16, 16};
+  int64_t seqQ = 32, seqKv = 40; // key tile 2 holds 8 of 16 keys
+  ScheduleMaps maps = deriveScheduleMaps(band, tiles, &context);
+  BruteForceMask mask(band, tiles, seqQ, seqKv);
+  int64_t u = 2;
+  ClampedBounds<int64_t> good = evaluateBackwardBounds(
+      maps, tiles, BoundsPolicy::HostFunctions, u, seqQ, seqKv);
+  auto visible = [&](int64_t t) { return mask.anyVisible(t, u); };
+  auto interior = [&](int64_t t) { return mask.interior(t, u); };
+  EXPECT_TRUE(matchesMask(good, mask.numQTiles, visible, interior));
+  ClampedBounds<int64_t> noRule = good;
+  noRule.interiorBegin = good.begin;
+  noRule.interiorEnd = good.end;
+  EXPECT_FALSE(matchesMask(noRule, mask.numQTiles, visible, interior));
 }
 
 } // namespace

@@ -41,9 +41,9 @@ struct ForwardKernelSpec {
   int64_t stages = 2;
   Band band;
   double scale = 1.0;
-  /// The symbolic schedule maps of the band for `tiles` (never specialized
-  /// to static lengths, so one kernel serves every length).
-  ScheduleMaps maps;
+  /// The schedule of the kernel, over symbolic lengths so that one kernel
+  /// serves every length (getKernelSchedule, SdpaDialect/Utils).
+  ScheduleAttr schedule;
 
   int64_t threads() const { return warps * sm80::kWarpSize; }
   int64_t rowsPerWarp() const { return tiles.q / warps; }

@@ -1,12 +1,14 @@
 //===- BackwardSpec.cpp - What the backward kernels are built for ---------===//
 //
 // Reads the backward kernel spec off an sdpa.attention_grad (refusing what
-// the lowering does not support), lists the kernels' parameters, builds the
-// gpu.module of the three kernels and writes their artifact manifest.
+// the lowering does not support), lists the kernels' parameters and writes
+// their artifact manifest. It calls no kernel builder (BackwardModule.cpp
+// does), so the builders may read the parameters without a call cycle.
 //
 //===----------------------------------------------------------------------===//
 
-#include "BackwardKernel.h"
+#include "SdpaDialect/Conversion/SdpaGradToGPU.h"
+#include "SdpaDialect/Utils/ScheduleBounds.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -54,9 +56,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   spec.band = op.getMaskAttr().getBand();
   spec.scale = op.getScaleOrDefault();
   spec.deterministic = op.getDeterministic();
-  MLIRContext *ctx = op.getContext();
-  spec.schedule = ScheduleAttr::get(
-      ctx, tiles, deriveScheduleMaps(spec.band, tiles, ctx));
+  spec.schedule = getKernelSchedule(op, tiles);
   return spec;
 }
 
@@ -142,61 +142,6 @@ mlir::sdpa::getBackwardKernelParams(const BackwardKernelSpec &spec,
     break;
   }
   return params;
-}
-
-/// The element type of pointer parameter `name`.
-static Type getPointeeType(MLIRContext *ctx, const BackwardKernelSpec &spec,
-                           StringRef name) {
-  if (name == "lse" || name == "delta" || name == "dq_accum")
-    return Float32Type::get(ctx);
-  if (name == "relay_counters" || name.starts_with("cu_seqlens_"))
-    return IntegerType::get(ctx, 32);
-  return spec.elementType;
-}
-
-static gpu::GPUFuncOp buildKernel(OpBuilder &builder, Location loc,
-                                  const BackwardKernelSpec &spec,
-                                  BackwardRole role) {
-  MLIRContext *ctx = builder.getContext();
-  SmallVector<Type> types = getKernelParamTypes(
-      ctx, getBackwardKernelParams(spec, role),
-      [&](StringRef name) { return getPointeeType(ctx, spec, name); });
-  auto func = gpu::GPUFuncOp::create(builder, loc, getBackwardKernelName(role),
-                                     FunctionType::get(ctx, types, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                builder.getUnitAttr());
-  int64_t threads =
-      role == BackwardRole::Main ? spec.threads() : spec.rowThreads();
-  func.setKnownBlockSizeAttr(
-      builder.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
-  OpBuilder::InsertionGuard guard(builder);
-  ImplicitLocOpBuilder b(loc, builder);
-  b.setInsertionPointToStart(&func.getBody().front());
-  switch (role) {
-  case BackwardRole::Preprocess:
-    sdpa::detail::buildPreprocessKernel(b, spec, func);
-    break;
-  case BackwardRole::Main:
-    sdpa::detail::buildMainKernel(b, spec, func);
-    break;
-  case BackwardRole::DqConvert:
-    sdpa::detail::buildDqConvertKernel(b, spec, func);
-    break;
-  }
-  return func;
-}
-
-gpu::GPUModuleOp
-mlir::sdpa::buildBackwardKernelModule(OpBuilder &builder, Location loc,
-                                      StringRef moduleName,
-                                      const BackwardKernelSpec &spec) {
-  auto module = gpu::GPUModuleOp::create(builder, loc, moduleName);
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(module.getBody());
-  for (BackwardRole role : {BackwardRole::Preprocess, BackwardRole::Main,
-                            BackwardRole::DqConvert})
-    buildKernel(builder, loc, spec, role);
-  return module;
 }
 
 std::string mlir::sdpa::buildBackwardManifest(const BackwardKernelSpec &spec) {

@@ -4,7 +4,7 @@
 // blockIdx.z), one warp per 16 keys of the tile. K and V stay in shared
 // memory; for each query head of the kv head's group (in ascending order,
 // so dK and dV are deterministic) the program walks exactly its query tiles
-// [q_begin(u), q_end(u)) (buildBackwardBounds) in descending order, and per
+// [q_begin(u), q_end(u)) (emitBackwardBounds) in descending order, and per
 // tile t:
 //
 //   S^T  = K Q^T,  P^T = exp2(S^T * scale * log2(e) - LSE * log2(e))
@@ -45,7 +45,7 @@
 
 #include "SdpaDialect/Conversion/BandCellTest.h"
 
-#include "SdpaDialect/Transforms/ScheduleBounds.h"
+#include "SdpaDialect/Utils/ScheduleBounds.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -110,7 +110,9 @@ void MainKernelBuilder::emitSetup() {
   warp = divu(tid, idx(sm80::kWarpSize));
   Value l = lane();
   fragRow = divu(l, idx(sm80::kQuadSize));
-  fragCol = mul(remu(l, idx(sm80::kQuadSize)), idx(2));
+  Value two = idx(2);
+  Value quadLane = remu(l, idx(sm80::kQuadSize));
+  fragCol = mul(quadLane, two);
   delta = spec.band.align == Alignment::BottomRight ? sub(seqKv, seqQ)
                                                     : idx(0);
   qStrideS = argIndex("q_stride_s");
@@ -165,7 +167,8 @@ void MainKernelBuilder::loadRowStats(Value q0, const QueryHeadBases &bases) {
       Value seesKeys = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, lse,
                                              f32(-inf));
       Value valid = arith::AndIOp::create(b, inBounds, seesKeys);
-      Value lse2 = select(valid, fmul(lse, f32(sm80::kLog2e)), f32(inf));
+      Value posInf = f32(inf);
+      Value lse2 = select(valid, fmul(lse, f32(sm80::kLog2e)), posInf);
       memref::StoreOp::create(b, lse2, lseSmem, ValueRange{r});
       memref::StoreOp::create(b, select(inBounds, rowDelta, f32(0.0)),
                               deltaSmem, ValueRange{r});
@@ -183,9 +186,11 @@ SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
   SmallVector<Value> products;
   for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
     Value c = zeroAccumulator();
-    for (int64_t kk = 0; kk < spec.headDim / sm80::kMmaK; ++kk)
-      c = mma(aFrags[kk],
-              loadB(rows, idx(j * sm80::kMmaN), idx(kk * sm80::kMmaK)), c);
+    for (int64_t kk = 0; kk < spec.headDim / sm80::kMmaK; ++kk) {
+      Value col0 = idx(kk * sm80::kMmaK);
+      Value row0 = idx(j * sm80::kMmaN);
+      c = mma(aFrags[kk], loadB(rows, row0, col0), c);
+    }
     products.push_back(c);
   }
   return products;
@@ -203,14 +208,17 @@ SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
     // Cell (query, key) of this thread: query = q0 + 2 (lane % 4) + 8 j + e,
     // key = k0 + 16 warp + lane / 4 + 8 i.
     Value keyLocal0 = add(mul(warp, idx(sm80::kMmaM)), fragRow);
-    BandCellTest band(*this, spec.band, add(q0, fragCol), add(k0, keyLocal0),
-                      delta, seqKv, /*narrow=*/true);
+    Value threadKey = add(k0, keyLocal0);
+    Value threadQuery = add(q0, fragCol);
+    BandCellTest band(*this, spec.band, threadQuery, threadKey, delta, seqKv,
+                      /*narrow=*/true);
     SmallVector<Value> masked(p);
     for (int64_t j = 0; j < int64_t(p.size()); ++j) {
       for (int64_t e = 0; e < 2; ++e) {
         for (int64_t i = 0; i < 2; ++i) {
           Value visible = band.visible(j * sm80::kMmaN + e, 8 * i);
-          Value prob = select(visible, extract(masked[j], i, e), f32(0.0));
+          Value zero = f32(0.0);
+          Value prob = select(visible, extract(masked[j], i, e), zero);
           masked[j] = insert(prob, masked[j], i, e);
         }
       }
@@ -272,13 +280,14 @@ void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
   for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
     Value deltaPair = statsPair(deltaSmem, j);
     for (int64_t e = 0; e < 2; ++e) {
-      Value qLocal = add(idx(j * sm80::kMmaN), add(fragCol, idx(e)));
+      Value qInBlock = add(fragCol, idx(e));
+      Value qLocal = add(idx(j * sm80::kMmaN), qInBlock);
       Value rowDelta =
           vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e});
       for (int64_t i = 0; i < 2; ++i) {
         Value keyLocal = add(keyLocal0, idx(8 * i));
-        Value grad = fmul(extract(p[j], i, e),
-                          fsub(extract(dP[j], i, e), rowDelta));
+        Value dPMinusDelta = fsub(extract(dP[j], i, e), rowDelta);
+        Value grad = fmul(extract(p[j], i, e), dPMinusDelta);
         dS[j] = insert(grad, dS[j], i, e);
         Value scaled =
             arith::TruncFOp::create(b, spec.elementType, fmul(grad, scale));
@@ -378,8 +387,9 @@ void MainKernelBuilder::emitProgram() {
 
   // The query tiles of key tile u: exactly [q_begin(u), q_end(u)), with the
   // unmasked interior [q_interior_begin(u), q_interior_end(u)) inside.
-  BackwardBounds bounds = buildBackwardBounds(b, b.getLoc(), spec.schedule,
-                                              kvTile, seqQ, seqKv);
+  BackwardBounds bounds =
+      emitBackwardBounds(b, b.getLoc(), spec.schedule,
+                         BoundsPolicy::BackwardKernel, kvTile, seqQ, seqKv);
   GradAccumulators acc;
   acc.dK.assign(spec.headDim / sm80::kMmaN, zeroAccumulator());
   acc.dV = acc.dK;

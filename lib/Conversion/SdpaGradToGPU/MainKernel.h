@@ -10,7 +10,7 @@
 #define SDPA_LIB_CONVERSION_SDPAGRADTOGPU_MAINKERNEL_H
 
 #include "BackwardKernel.h"
-#include "SdpaDialect/Transforms/ScheduleBounds.h"
+#include "SdpaDialect/Utils/ScheduleBounds.h"
 
 namespace mlir::sdpa::detail {
 

@@ -5,7 +5,7 @@
 // dq_accum with relaxed atomic adds. In deterministic mode the adds of
 // program u happen in its relay turn (docs/Semantics.md §4):
 //
-//   turn    = u - kv_first(t)           (buildRelayTurn: the schedule's map)
+//   turn    = u - kv_first(t)           (emitRelayTurn: the schedule's map)
 //   thread 0: while (ld.acquire.gpu counter[b, h, t] != turn) {}
 //   barrier; adds; fence.acq_rel.gpu; barrier
 //   thread 0: st.release.gpu counter[b, h, t] = turn + 1
@@ -17,7 +17,7 @@
 
 #include "MainKernel.h"
 
-#include "SdpaDialect/Transforms/ScheduleBounds.h"
+#include "SdpaDialect/Utils/ScheduleBounds.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -123,8 +123,12 @@ void MainKernelBuilder::emitDqUpdate(Value t, Value q0,
       owned.push_back(cmp(arith::CmpIPredicate::ult, f, idx(fragments)));
       f = arith::MinUIOp::create(b, f, idx(fragments - 1));
     }
-    rows.push_back(mul(divu(f, idx(dBlocks)), idx(sm80::kMmaM)));
-    cols.push_back(mul(remu(f, idx(dBlocks)), idx(sm80::kMmaN)));
+    Value m = idx(sm80::kMmaM);
+    Value fragRowIndex = divu(f, idx(dBlocks));
+    rows.push_back(mul(fragRowIndex, m));
+    Value n = idx(sm80::kMmaN);
+    Value fragColIndex = remu(f, idx(dBlocks));
+    cols.push_back(mul(fragColIndex, n));
   }
   // The fragments [begin, end) of this warp, formed in registers.
   SmallVector<Value> partial(perWarp);
@@ -134,9 +138,11 @@ void MainKernelBuilder::emitDqUpdate(Value t, Value q0,
     for (int64_t kb = 0; kb < spec.tiles.kv / sm80::kMmaK; ++kb) {
       Value k0Row = idx(kb * sm80::kMmaK);
       Value a = oneRow ? loadA(dsSmem, rows[0], k0Row) : Value();
-      for (int64_t i = begin; i < end; ++i)
-        partial[i] = mma(oneRow ? a : loadA(dsSmem, rows[i], k0Row),
-                         loadBTransposed(kSmem, k0Row, cols[i]), partial[i]);
+      for (int64_t i = begin; i < end; ++i) {
+        Value bFrag = loadBTransposed(kSmem, k0Row, cols[i]);
+        Value aFrag = oneRow ? a : loadA(dsSmem, rows[i], k0Row);
+        partial[i] = mma(aFrag, bFrag, partial[i]);
+      }
     }
   };
 
@@ -170,8 +176,8 @@ void MainKernelBuilder::emitDqUpdate(Value t, Value q0,
     if (spec.deterministic && begin == 0) {
       counter = add(bases.counters, t);
       // The relay turn of key tile u at query tile t: u - kv_first(t).
-      turn = buildRelayTurn(b, b.getLoc(), spec.schedule, kvTile, t, seqQ,
-                            seqKv);
+      turn = emitRelayTurn(b, b.getLoc(), spec.schedule, kvTile, t, seqQ,
+                           seqKv);
       emitRelayAcquire(counter, turn);
     }
     for (int64_t i = begin; i < end; ++i)

@@ -3,12 +3,14 @@
 // Builds the gpu.module and gpu.func of the forward kernel: reads the
 // parameters, forms the (batch or packed sequence, head) base offsets,
 // carves the 16-byte aligned shared buffers out of dynamic shared memory,
-// evaluates the schedule's maps with affine.max / affine.min, and runs the
+// emits the schedule's bounds (SdpaDialect/Utils/ScheduleBounds.h), and runs the
 // key tiles in three loops: masked edge, unmasked interior, masked edge.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ForwardKernel.h"
+#include "SdpaDialect/Conversion/SharedTiles.h"
+#include "SdpaDialect/Utils/ScheduleBounds.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -134,22 +136,16 @@ void ForwardKernelBuilder::emitSetup(gpu::GPUFuncOp func) {
   warpRow0 = mul(warp, idx(spec.rowsPerWarp()));
   q0 = mul(qTile, idx(spec.tiles.q));
   fragRow = arith::DivUIOp::create(b, lane, idx(sm80::kQuadSize));
-  fragCol = mul(arith::RemUIOp::create(b, lane, idx(sm80::kQuadSize)), idx(2));
+  Value two = idx(2);
+  Value quadLane = arith::RemUIOp::create(b, lane, idx(sm80::kQuadSize));
+  fragCol = mul(quadLane, two);
 
   // Shared buffers: views of dynamic shared memory (aligned to 16 bytes by
   // the lowering) at offsets that are multiples of 16 bytes.
-  MLIRContext *ctx = b.getContext();
-  auto workgroup = gpu::AddressSpaceAttr::get(
-      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
-  Value dynShared = gpu::DynamicSharedMemoryOp::create(
-      b, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                         MemRefLayoutAttrInterface{}, workgroup));
+  Value dynShared = createDynamicSharedMemory(*this);
   auto view = [&](int64_t offset, ArrayRef<int64_t> shape) -> Value {
-    assert(offset % sm80::kSmemAlignBytes == 0 && "misaligned shared buffer");
-    auto type = MemRefType::get(shape, spec.elementType,
-                                MemRefLayoutAttrInterface{}, workgroup);
-    return memref::ViewOp::create(b, type, dynShared, idx(offset),
-                                  ValueRange{});
+    return createSharedView(*this, dynShared, offset, shape,
+                            spec.elementType);
   };
   qSmem = view(spec.qSmemOffset(), {spec.tiles.q, spec.smemRowElems()});
   kSmem = view(spec.kSmemOffset(),
@@ -165,44 +161,17 @@ void ForwardKernelBuilder::emitSetup(gpu::GPUFuncOp func) {
   (void)qTile;
 }
 
-/// Applies a schedule map to (t)[Sq, Skv] as affine.max or affine.min.
-static Value applyScheduleMap(ImplicitLocOpBuilder &b, AffineMap map,
-                              bool isMax, Value tile, Value seqQ,
-                              Value seqKv) {
-  SmallVector<Value> operands;
-  if (map.getNumDims() > 0)
-    operands.push_back(tile);
-  Value symbols[] = {seqQ, seqKv};
-  for (unsigned i = 0; i < map.getNumSymbols(); ++i)
-    operands.push_back(symbols[i]);
-  if (isMax)
-    return affine::AffineMaxOp::create(b, map, operands);
-  return affine::AffineMinOp::create(b, map, operands);
-}
-
-/// The kernel clamps its bounds itself rather than through
-/// buildForwardBounds (Transforms/ScheduleBounds.h), whose merged maps and
-/// kv_end >= kv_begin clamp serve the host functions: measured on an H200,
-/// they cost the gpt-oss kernel 6 registers (162 -> 168) and 2-3% of its
-/// time. The ranges are the same: the host functions' clamps are checked
-/// against the brute-force mask, these by the lit test and the GPU sweep.
+/// The forward kernel's clamps (BoundsPolicy::ForwardKernel): its three
+/// loops need the interior clamped into the visit range, nothing more.
 void ForwardKernelBuilder::emitScheduleBounds() {
   Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  const ScheduleMaps &maps = spec.maps;
-  kvBegin = applyScheduleMap(b, maps.kvBegin, /*isMax=*/true, qTile, seqQ,
-                             seqKv);
-  kvEnd = applyScheduleMap(b, maps.kvEnd, /*isMax=*/false, qTile, seqQ,
-                           seqKv);
-  Value rawBegin = applyScheduleMap(b, maps.interiorBegin, /*isMax=*/true,
-                                    qTile, seqQ, seqKv);
-  Value rawEnd = applyScheduleMap(b, maps.interiorEnd, /*isMax=*/false, qTile,
-                                  seqQ, seqKv);
-  // Clamp the interior into the visit range: kv_begin <= ib <= ie <= kv_end.
-  // An empty visit range (kv_end <= kv_begin) leaves all three loops empty.
-  interiorBegin = arith::MaxSIOp::create(
-      b, arith::MinSIOp::create(b, rawBegin, kvEnd), kvBegin);
-  interiorEnd = arith::MaxSIOp::create(
-      b, arith::MinSIOp::create(b, rawEnd, kvEnd), interiorBegin);
+  ForwardBounds bounds =
+      emitForwardBounds(b, b.getLoc(), spec.schedule,
+                        BoundsPolicy::ForwardKernel, qTile, seqQ, seqKv);
+  kvBegin = bounds.kvBegin;
+  kvEnd = bounds.kvEnd;
+  interiorBegin = bounds.interiorBegin;
+  interiorEnd = bounds.interiorEnd;
 }
 
 SoftmaxState ForwardKernelBuilder::initialState() {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
+#include "SdpaDialect/Utils/ScheduleBounds.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -71,7 +72,7 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
 
   spec.band = op.getMaskAttr().getBand();
   spec.scale = op.getScaleOrDefault();
-  spec.maps = deriveScheduleMaps(spec.band, spec.tiles, op.getContext());
+  spec.schedule = getKernelSchedule(op, spec.tiles);
   return spec;
 }
 
