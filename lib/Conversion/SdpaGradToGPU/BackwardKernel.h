@@ -1,14 +1,15 @@
 //===- BackwardKernel.h - Builders of the SM80 backward kernels -*- C++ -*-===//
 //
 // The internal builders of the backward kernel bodies, defined by concern:
-// KernelCommon.cpp (parameters, constants, shared views, cp.async tile
-// copies, ldmatrix fragments, mma.sync), PreprocessKernel.cpp (Delta and the
-// zeroing of dq_accum and the relay counters), MainKernel.cpp (the kv-tile
-// program and its q-tile loop), Relay.cpp (the dQ adds, atomic or relayed),
-// DqConvertKernel.cpp (dq_accum -> dq).
-//
-// These are our own small helpers: the forward lowering's equivalents
-// (lib/Conversion/SdpaToGPU) are private to it.
+// KernelCommon.cpp (parameters, constants, ldmatrix fragments, mma.sync;
+// shared views and cp.async tile copies through the helpers both kernels
+// share, SdpaDialect/Conversion/SharedTiles.h), PreprocessKernel.cpp (Delta
+// and the zeroing of dq_accum and the relay counters), MainKernel.cpp (the
+// kv-tile program and its q-tile loop), Relay.cpp (the dQ adds, atomic or
+// relayed), DqConvertKernel.cpp (dq_accum -> dq). BackwardModule.cpp builds
+// the gpu.module from them; BackwardSpec.cpp (the spec, the parameters, the
+// manifest) calls none of them, so the calls go one way:
+// BackwardModule -> kernel builders -> KernelCommon -> BackwardSpec.
 //
 //===----------------------------------------------------------------------===//
 

@@ -9,6 +9,7 @@
 
 #include "BackwardKernel.h"
 #include "SdpaDialect/Conversion/MmaSync.h"
+#include "SdpaDialect/Conversion/SharedTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -38,17 +39,9 @@ Value KernelBuilderBase::lane() {
 
 Value KernelBuilderBase::sharedView(int64_t offset, ArrayRef<int64_t> shape,
                                     Type elem) {
-  assert(offset % sm80::kSmemAlignBytes == 0 && "misaligned shared buffer");
-  MLIRContext *ctx = b.getContext();
-  auto workgroup = gpu::AddressSpaceAttr::get(
-      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
-  Value dynShared = gpu::DynamicSharedMemoryOp::create(
-      b, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                         MemRefLayoutAttrInterface{}, workgroup));
-  auto type =
-      MemRefType::get(shape, elem, MemRefLayoutAttrInterface{}, workgroup);
-  return memref::ViewOp::create(b, type, dynShared, idx(offset),
-                                ValueRange{});
+  // One base per view, as the kernels were checked with (CSE merges them).
+  Value dynShared = createDynamicSharedMemory(*this);
+  return createSharedView(*this, dynShared, offset, shape, elem);
 }
 
 Value KernelBuilderBase::loadOffset(StringRef offsets, Value i) {
@@ -82,40 +75,34 @@ Value KernelBuilderBase::rowStatsBase(Value seq, Value first, Value head,
 Value KernelBuilderBase::copyTileAsync(Value global, Value base, Value strideS,
                                        Value row0, Value limit, Value smem,
                                        int64_t tileRows) {
-  int64_t chunksPerRow = spec.headDim / sm80::kAsyncCopyElems;
-  int64_t chunks = tileRows * chunksPerRow;
-  int64_t threads = spec.threads();
-  assert(chunks % threads == 0 && "tile copy does not divide the block");
-  SmallVector<Value> tokens;
-  for (int64_t i = 0; i < chunks / threads; ++i) {
-    Value chunk = add(tid, idx(i * threads));
-    Value row = divu(chunk, idx(chunksPerRow));
-    Value col = mul(remu(chunk, idx(chunksPerRow)),
-                    idx(sm80::kAsyncCopyElems));
-    Value globalRow = add(row0, row);
-    Value inBounds = cmp(arith::CmpIPredicate::ult, globalRow, limit);
-    // Rows past the sequence read nothing (zero fill) from a valid address.
-    Value srcRow = select(inBounds, globalRow, idx(0));
-    Value srcElems =
-        select(inBounds, idx(sm80::kAsyncCopyElems), idx(0));
-    Value src = add(base, add(mul(srcRow, strideS), col));
-    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        b, smem, ValueRange{row, col}, global, ValueRange{src},
-        b.getIndexAttr(sm80::kAsyncCopyElems), srcElems,
-        /*bypassL1=*/UnitAttr()));
-  }
-  return nvgpu::DeviceAsyncCreateGroupOp::create(
-      b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
+  TileCopy copy;
+  copy.global = global;
+  copy.base = base;
+  copy.strideS = strideS;
+  copy.row0 = row0;
+  copy.limit = limit;
+  copy.smem = smem;
+  copy.tileRows = tileRows;
+  copy.headDim = spec.headDim;
+  copy.threads = spec.threads();
+  copy.tid = tid;
+  copy.cache = CopyCache::L1AndL2;
+  // Every copy comes from a non-empty slice: a program of an empty key range
+  // returns first, and an empty query sequence has no query tiles to visit.
+  copy.guardEmptySlice = false;
+  return sdpa::copyTileAsync(*this, copy);
 }
 
 void KernelBuilderBase::waitAll(Value group) {
-  nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
+  waitAsyncGroups(*this, group, 0);
 }
 
 Value KernelBuilderBase::loadA(Value smem, Value row0, Value col0) {
   Value l = lane();
   Value row = add(row0, remu(l, idx(16)));
-  Value col = add(col0, mul(divu(l, idx(16)), idx(sm80::kLdMatrixCols)));
+  Value cols = idx(sm80::kLdMatrixCols);
+  Value block = divu(l, idx(16));
+  Value col = add(col0, mul(block, cols));
   auto type = VectorType::get({4, 2}, spec.elementType);
   return nvgpu::LdMatrixOp::create(b, type, smem, ValueRange{row, col},
                                    /*transpose=*/false, /*numTiles=*/4);
@@ -124,7 +111,9 @@ Value KernelBuilderBase::loadA(Value smem, Value row0, Value col0) {
 Value KernelBuilderBase::loadB(Value smem, Value row0, Value col0) {
   Value l = lane();
   Value row = add(row0, remu(l, idx(sm80::kLdMatrixRows)));
-  Value block = remu(divu(l, idx(sm80::kLdMatrixRows)), idx(2));
+  Value two = idx(2);
+  Value matrix = divu(l, idx(sm80::kLdMatrixRows));
+  Value block = remu(matrix, two);
   Value col = add(col0, mul(block, idx(sm80::kLdMatrixCols)));
   auto type = VectorType::get({2, 2}, spec.elementType);
   return nvgpu::LdMatrixOp::create(b, type, smem, ValueRange{row, col},
@@ -133,7 +122,9 @@ Value KernelBuilderBase::loadB(Value smem, Value row0, Value col0) {
 
 Value KernelBuilderBase::loadBTransposed(Value smem, Value row0, Value col0) {
   // Lanes 0-7 address k rows 0-7 (matrix 0), lanes 8-15 k rows 8-15.
-  Value row = add(row0, remu(lane(), idx(16)));
+  Value sixteen = idx(16);
+  Value l = lane();
+  Value row = add(row0, remu(l, sixteen));
   auto type = VectorType::get({2, 2}, spec.elementType);
   return nvgpu::LdMatrixOp::create(b, type, smem, ValueRange{row, col0},
                                    /*transpose=*/true, /*numTiles=*/2);

@@ -1,0 +1,67 @@
+//===- SharedTiles.h - Shared-memory tiles of the SM80 kernels --*- C++ -*-===//
+//
+// What both kernels do with shared memory, written once: views of the
+// dynamic shared memory, and cp.async copies of [rows][head_dim] tiles from
+// global memory with zero fill, in commit groups.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_CONVERSION_SHAREDTILES_H
+#define SDPADIALECT_CONVERSION_SHAREDTILES_H
+
+#include "SdpaDialect/Conversion/KernelArith.h"
+
+namespace mlir::sdpa {
+
+/// The kernel's dynamic shared memory as bytes (gpu.dynamic_shared_memory).
+Value createDynamicSharedMemory(KernelArith &arith);
+
+/// A `shape` view of elements of type `elem` at byte `offset` (a multiple of
+/// 16) of `dynShared`, the kernel's dynamic shared memory.
+Value createSharedView(KernelArith &arith, Value dynShared, int64_t offset,
+                       ArrayRef<int64_t> shape, Type elem);
+
+/// Which caches a cp.async copy fills, chosen by the caller:
+///   L2Only  cp.async.cg: bypasses L1 (the forward's K/V stream and Q tile:
+///           each tile is read once per program, L1 would only evict);
+///   L1AndL2 cp.async.ca: also allocates in L1 (the backward's tiles: the
+///           copies keep the form measured with its GPU checks).
+enum class CopyCache { L2Only, L1AndL2 };
+
+/// One [tileRows][headDim] tile copy, global -> shared, by `threads` threads
+/// with thread index `tid`, in 16-byte chunks: chunk c = i * threads + tid
+/// (consecutive threads fill one row) goes to row c / (headDim / 8), column
+/// 8 * (c % (headDim / 8)) of `smem` (indexed by `smemLead`, then row and
+/// column). Its source is row row0 + row of the slice at element `base` of
+/// the flat `global` (row stride `strideS`).
+struct TileCopy {
+  Value global, base, strideS, row0;
+  /// Rows at or past `limit` are zero-filled. The compare is signed, so a
+  /// negative limit (a bad length) zero-fills every row instead of reading.
+  Value limit;
+  /// Optional i1: when false every row is zero-filled.
+  Value enabled;
+  Value smem;
+  SmallVector<Value> smemLead;
+  int64_t tileRows = 0;
+  int64_t headDim = 0;
+  int64_t threads = 0;
+  Value tid;
+  CopyCache cache = CopyCache::L2Only;
+  /// A zero-filled chunk names row 0 of the slice; with this set it names
+  /// element 0 of `global` instead, for a slice that may start at the end of
+  /// the tensor (an empty packed sequence last). A caller whose copies all
+  /// come from non-empty slices leaves it unset.
+  bool guardEmptySlice = false;
+};
+
+/// Issues the copies of `copy` and returns their commit group.
+Value copyTileAsync(KernelArith &arith, const TileCopy &copy);
+
+/// Waits until at most `pending` of the committed groups are in flight
+/// (`group` names one of them: the wait counts groups).
+void waitAsyncGroups(KernelArith &arith, Value group, int64_t pending);
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_CONVERSION_SHAREDTILES_H

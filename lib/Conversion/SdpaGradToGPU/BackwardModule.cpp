@@ -1,0 +1,68 @@
+//===- BackwardModule.cpp - The gpu.module of the backward kernels --------===//
+//
+// Builds the gpu.module of the three backward kernels: each gpu.func with its
+// parameters (BackwardSpec.cpp) and block size, its body from its builder
+// (PreprocessKernel.cpp, MainKernel.cpp, DqConvertKernel.cpp). The top of the
+// backward's call graph: nothing below calls back into it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BackwardKernel.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+
+/// The element type of pointer parameter `name`.
+static Type getPointeeType(MLIRContext *ctx, const BackwardKernelSpec &spec,
+                           StringRef name) {
+  if (name == "lse" || name == "delta" || name == "dq_accum")
+    return Float32Type::get(ctx);
+  if (name == "relay_counters" || name.starts_with("cu_seqlens_"))
+    return IntegerType::get(ctx, 32);
+  return spec.elementType;
+}
+
+static gpu::GPUFuncOp buildKernel(OpBuilder &builder, Location loc,
+                                  const BackwardKernelSpec &spec,
+                                  BackwardRole role) {
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<Type> types = getKernelParamTypes(
+      ctx, getBackwardKernelParams(spec, role),
+      [&](StringRef name) { return getPointeeType(ctx, spec, name); });
+  auto func = gpu::GPUFuncOp::create(builder, loc, getBackwardKernelName(role),
+                                     FunctionType::get(ctx, types, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  int64_t threads =
+      role == BackwardRole::Main ? spec.threads() : spec.rowThreads();
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  OpBuilder::InsertionGuard guard(builder);
+  ImplicitLocOpBuilder b(loc, builder);
+  b.setInsertionPointToStart(&func.getBody().front());
+  switch (role) {
+  case BackwardRole::Preprocess:
+    sdpa::detail::buildPreprocessKernel(b, spec, func);
+    break;
+  case BackwardRole::Main:
+    sdpa::detail::buildMainKernel(b, spec, func);
+    break;
+  case BackwardRole::DqConvert:
+    sdpa::detail::buildDqConvertKernel(b, spec, func);
+    break;
+  }
+  return func;
+}
+
+gpu::GPUModuleOp
+mlir::sdpa::buildBackwardKernelModule(OpBuilder &builder, Location loc,
+                                      StringRef moduleName,
+                                      const BackwardKernelSpec &spec) {
+  auto module = gpu::GPUModuleOp::create(builder, loc, moduleName);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  for (BackwardRole role :
+       {BackwardRole::Preprocess, BackwardRole::Main, BackwardRole::DqConvert})
+    buildKernel(builder, loc, spec, role);
+  return module;
+}
