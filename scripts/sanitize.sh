@@ -43,3 +43,24 @@ if ctest -N -R "$python_tests" | grep -q "Total Tests: [1-9]"; then
   LD_PRELOAD="$(clang++-22 -print-file-name=libclang_rt.asan-x86_64.so)" \
     ctest --output-on-failure -R "$python_tests"
 fi
+
+# The emitted IR must not depend on the compiler that built sdpa-opt: C++
+# leaves the order of evaluating call arguments unspecified, so two
+# op-creating calls as sibling arguments emit in another order under clang
+# than under gcc. Every artifact bench/make_artifacts.py writes (PTX and
+# manifest) from this clang build must equal the gcc build's (build/,
+# scripts/build.sh).
+cd ..
+scripts/build.sh
+if ! grep -qs 'set(CMAKE_CXX_COMPILER_ID "GNU")' \
+    build/CMakeFiles/*/CMakeCXXCompiler.cmake; then
+  echo "build/ is not a gcc build: no compiler to compare against" >&2
+  exit 1
+fi
+rm -rf "$build/artifacts-gcc" "$build/artifacts-clang"
+python3 bench/make_artifacts.py --sdpa-opt build/bin/sdpa-opt \
+  --out "$build/artifacts-gcc" >/dev/null
+python3 bench/make_artifacts.py --sdpa-opt "$build/bin/sdpa-opt" \
+  --out "$build/artifacts-clang" >/dev/null
+diff -r "$build/artifacts-gcc" "$build/artifacts-clang"
+echo "clang and gcc builds: every artifact's PTX and manifest identical"

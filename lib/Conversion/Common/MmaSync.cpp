@@ -43,8 +43,11 @@ Value mlir::sdpa::createMmaSyncM16N8K16(ImplicitLocOpBuilder &b, Value a,
   Type f32Type = b.getF32Type();
   auto resultType = LLVM::LLVMStructType::getLiteral(
       b.getContext(), {f32Type, f32Type, f32Type, f32Type});
+  // B's registers first: the order gcc evaluated the two arguments in.
+  SmallVector<Value> bRegs = toRegisters(b, bFrag);
+  SmallVector<Value> aRegs = toRegisters(b, a);
   Value result = NVVM::MmaOp::create(
-      b, resultType, toRegisters(b, a), toRegisters(b, bFrag), accs, shape,
+      b, resultType, aRegs, bRegs, accs, shape,
       /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
       std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
       std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,

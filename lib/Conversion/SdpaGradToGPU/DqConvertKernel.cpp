@@ -29,7 +29,8 @@ public:
     QueryTile tile = bindQueryTile(func, BackwardRole::DqConvert);
     Value rows0 =
         rowStatsBase(tile.batch, tile.first, tile.head, tile.headsQ, tile.seqQ);
-    Value accBase = mul(add(rows0, tile.q0), idx(spec.headDim));
+    Value headDim = idx(spec.headDim);
+    Value accBase = mul(add(rows0, tile.q0), headDim);
     Value dqBase = sliceBase("dq", tile.batch, tile.first, tile.head);
     Value dqStrideS = argIndex("dq_stride_s");
     dqBase = add(dqBase, mul(tile.q0, dqStrideS));

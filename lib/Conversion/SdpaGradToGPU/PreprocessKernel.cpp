@@ -52,9 +52,9 @@ public:
     for (int64_t r0 = 0; r0 < spec.tiles.q; r0 += spec.rowThreads()) {
       Value r = add(tid, idx(r0));
       Value row = add(q0, r);
-      Value live = arith::AndIOp::create(
-          b, cmp(arith::CmpIPredicate::ult, r, idx(spec.tiles.q)),
-          cmp(arith::CmpIPredicate::ult, row, seqQ));
+      Value inSequence = cmp(arith::CmpIPredicate::ult, row, seqQ);
+      Value inTile = cmp(arith::CmpIPredicate::ult, r, idx(spec.tiles.q));
+      Value live = arith::AndIOp::create(b, inTile, inSequence);
       scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
         Value zero = arith::ConstantOp::create(
             b, floatVec, DenseElementsAttr::get(floatVec, b.getF32FloatAttr(0)));
@@ -66,9 +66,9 @@ public:
                                            ValueRange{add(oRow, idx(d))});
           Value dO = vector::LoadOp::create(b, halfVec, args["do"],
                                             ValueRange{add(doRow, idx(d))});
-          Value prod = arith::MulFOp::create(
-              b, arith::ExtFOp::create(b, floatVec, o),
-              arith::ExtFOp::create(b, floatVec, dO));
+          Value dOWide = arith::ExtFOp::create(b, floatVec, dO);
+          Value oWide = arith::ExtFOp::create(b, floatVec, o);
+          Value prod = arith::MulFOp::create(b, oWide, dOWide);
           acc = arith::AddFOp::create(b, acc, prod);
         }
         Value sum = vector::ReductionOp::create(b, vector::CombiningKind::ADD,
@@ -80,13 +80,15 @@ public:
     }
 
     // dq_accum rows of the tile := 0.
-    Value accBase = mul(add(rows0, q0), idx(spec.headDim));
-    Value limit = mul(rowsInTile(tile), idx(spec.headDim));
+    Value headDim = idx(spec.headDim);
+    Value accBase = mul(add(rows0, q0), headDim);
+    Value rowElems = idx(spec.headDim);
+    Value limit = mul(rowsInTile(tile), rowElems);
     scf::ForOp::create(
         b, tid, limit, idx(spec.rowThreads()), ValueRange{},
         [&](OpBuilder &, Location, Value e, ValueRange) {
-          memref::StoreOp::create(b, f32(0.0), args["dq_accum"],
-                                  ValueRange{add(accBase, e)});
+          Value at = add(accBase, e);
+          memref::StoreOp::create(b, f32(0.0), args["dq_accum"], ValueRange{at});
           scf::YieldOp::create(b);
         });
 

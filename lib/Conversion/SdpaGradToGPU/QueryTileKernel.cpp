@@ -30,7 +30,8 @@ QueryTile QueryTileKernelBuilder::bindQueryTile(gpu::GPUFuncOp func,
 }
 
 Value QueryTileKernelBuilder::rowsInTile(const QueryTile &tile) {
-  return arith::MinUIOp::create(
-      b, idx(spec.tiles.q),
-      sub(arith::MaxUIOp::create(b, tile.seqQ, tile.q0), tile.q0));
+  Value past = arith::MaxUIOp::create(b, tile.seqQ, tile.q0);
+  Value left = sub(past, tile.q0);
+  Value rows = idx(spec.tiles.q);
+  return arith::MinUIOp::create(b, rows, left);
 }

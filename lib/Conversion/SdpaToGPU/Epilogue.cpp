@@ -27,9 +27,10 @@ void ForwardKernelBuilder::emitEpilogue(SoftmaxState &state) {
   Value one = f32(1.0);
   Value negInf = f32(-std::numeric_limits<double>::infinity());
   Value ln2 = f32(sm80::kLn2);
-  Value quadLeader = arith::CmpIOp::create(
-      b, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, lane, idx(sm80::kQuadSize)), idx(0));
+  Value zeroIndex = idx(0);
+  Value quadLane = arith::RemUIOp::create(b, lane, idx(sm80::kQuadSize));
+  Value quadLeader = arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                           quadLane, zeroIndex);
   auto pairType = VectorType::get({2}, b.getF32Type());
   auto outType = VectorType::get({2}, spec.elementType);
 
@@ -48,8 +49,8 @@ void ForwardKernelBuilder::emitEpilogue(SoftmaxState &state) {
       lseValue = arith::SelectOp::create(b, empty, negInf, lseValue);
       Value scale = vector::BroadcastOp::create(b, pairType, inv);
 
-      Value row = add(add(q0, warpRow0),
-                      add(fragRow, idx(mt * sm80::kMmaM + half * 8)));
+      Value rowInTile = add(fragRow, idx(mt * sm80::kMmaM + half * 8));
+      Value row = add(add(q0, warpRow0), rowInTile);
       Value inRange =
           arith::CmpIOp::create(b, arith::CmpIPredicate::slt, row, seqQ);
       auto ifOp = scf::IfOp::create(b, inRange, /*withElseRegion=*/false);

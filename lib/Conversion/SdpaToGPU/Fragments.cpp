@@ -48,8 +48,9 @@ static std::pair<Value, Value> splitPair(ImplicitLocOpBuilder &b,
 SmallVector<Value> ForwardKernelBuilder::loadQueryFragments() {
   auto type = VectorType::get({4, 2}, spec.elementType);
   Value row = arith::RemUIOp::create(b, lane, idx(16));
-  Value colBlock = mul(arith::DivUIOp::create(b, lane, idx(16)),
-                       idx(sm80::kLdMatrixCols));
+  Value cols = idx(sm80::kLdMatrixCols);
+  Value block = arith::DivUIOp::create(b, lane, idx(16));
+  Value colBlock = mul(block, cols);
   SmallVector<Value> frags;
   for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
     Value r = add(warpRow0, add(idx(mt * sm80::kMmaM), row));
@@ -67,11 +68,12 @@ std::pair<Value, Value>
 ForwardKernelBuilder::loadKeyFragmentPair(Value stage, int64_t j,
                                           int64_t kk2) {
   auto type = VectorType::get({4, 2}, spec.elementType);
-  Value row = add(idx(j * sm80::kMmaN),
-                  arith::RemUIOp::create(b, lane, idx(sm80::kLdMatrixRows)));
-  Value col = add(idx(kk2 * 2 * sm80::kMmaK),
-                  mul(arith::DivUIOp::create(b, lane, idx(8)),
-                      idx(sm80::kLdMatrixCols)));
+  Value key = arith::RemUIOp::create(b, lane, idx(sm80::kLdMatrixRows));
+  Value row = add(idx(j * sm80::kMmaN), key);
+  Value cols = idx(sm80::kLdMatrixCols);
+  Value block = arith::DivUIOp::create(b, lane, idx(8));
+  Value blockCol = mul(block, cols);
+  Value col = add(idx(kk2 * 2 * sm80::kMmaK), blockCol);
   Value frag = nvgpu::LdMatrixOp::create(b, type, kSmem,
                                          ValueRange{stage, row, col},
                                          b.getBoolAttr(false),
@@ -83,11 +85,12 @@ std::pair<Value, Value>
 ForwardKernelBuilder::loadValueFragmentPair(Value stage, int64_t kc,
                                             int64_t dn2) {
   auto type = VectorType::get({4, 2}, spec.elementType);
-  Value row = add(idx(kc * sm80::kMmaK),
-                  arith::RemUIOp::create(b, lane, idx(16)));
-  Value col = add(idx(dn2 * 2 * sm80::kMmaN),
-                  mul(arith::DivUIOp::create(b, lane, idx(16)),
-                      idx(sm80::kLdMatrixCols)));
+  Value key = arith::RemUIOp::create(b, lane, idx(16));
+  Value row = add(idx(kc * sm80::kMmaK), key);
+  Value cols = idx(sm80::kLdMatrixCols);
+  Value block = arith::DivUIOp::create(b, lane, idx(16));
+  Value blockCol = mul(block, cols);
+  Value col = add(idx(dn2 * 2 * sm80::kMmaN), blockCol);
   Value frag = nvgpu::LdMatrixOp::create(b, type, vSmem,
                                          ValueRange{stage, row, col},
                                          b.getBoolAttr(true),

@@ -46,8 +46,10 @@ void ForwardKernelBuilder::scaleAndMask(Scores &scores, Value k0,
   // Cell (row, col) of this thread: row = q0 + warpRow0 + 16 mt + g + 8 h,
   // col = k0 + 2 (lane % 4) + 8 j + e: a per-thread row and column plus
   // compile-time offsets.
-  BandCellTest band(*this, spec.band, add(add(q0, warpRow0), fragRow),
-                    add(k0, fragCol), delta, seqKv, /*narrow=*/false);
+  Value threadKey = add(k0, fragCol);
+  Value threadQuery = add(add(q0, warpRow0), fragRow);
+  BandCellTest band(*this, spec.band, threadQuery, threadKey, delta, seqKv,
+                    /*narrow=*/false);
   Value negInf = f32(-std::numeric_limits<double>::infinity());
   int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
   for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
