@@ -75,21 +75,11 @@ Value KernelBuilderBase::rowStatsBase(Value seq, Value first, Value head,
 Value KernelBuilderBase::copyTileAsync(Value global, Value base, Value strideS,
                                        Value row0, Value limit, Value smem,
                                        int64_t tileRows) {
-  TileCopy copy;
-  copy.global = global;
-  copy.base = base;
-  copy.strideS = strideS;
-  copy.row0 = row0;
-  copy.limit = limit;
-  copy.smem = smem;
-  copy.tileRows = tileRows;
-  copy.headDim = spec.headDim;
-  copy.threads = spec.threads();
-  copy.tid = tid;
-  copy.cache = CopyCache::L1AndL2;
   // Every copy comes from a non-empty slice: a program of an empty key range
   // returns first, and an empty query sequence has no query tiles to visit.
-  copy.guardEmptySlice = false;
+  TileCopy copy{global, base, strideS, row0, limit, /*enabled=*/Value(), smem,
+                /*smemLead=*/{}, tileRows, spec.headDim, spec.threads(), tid,
+                CopyCache::L1AndL2, /*guardEmptySlice=*/false};
   return sdpa::copyTileAsync(*this, copy);
 }
 

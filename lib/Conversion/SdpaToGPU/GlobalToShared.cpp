@@ -22,23 +22,22 @@ Value ForwardKernelBuilder::copyTileAsync(Value global, Value base,
                                           Value limit, Value enabled,
                                           Value smem, ValueRange smemLead,
                                           int64_t tileRows) {
-  TileCopy copy;
-  copy.global = global;
-  copy.base = base;
-  copy.strideS = strideS;
-  copy.row0 = row0;
-  copy.limit = limit;
-  copy.enabled = enabled;
-  copy.smem = smem;
-  copy.smemLead.assign(smemLead.begin(), smemLead.end());
-  copy.tileRows = tileRows;
-  copy.headDim = spec.headDim;
-  copy.threads = spec.threads();
-  copy.tid = tid;
-  copy.cache = CopyCache::L2Only;
-  // A packed sequence's slice may start at the end of the tensor (an empty
-  // sequence last).
-  copy.guardEmptySlice = spec.packedSequences;
+  // L1 is bypassed; a packed sequence's slice may start at the end of the
+  // tensor (an empty sequence last).
+  TileCopy copy{global,
+                base,
+                strideS,
+                row0,
+                limit,
+                enabled,
+                smem,
+                SmallVector<Value>(smemLead.begin(), smemLead.end()),
+                tileRows,
+                spec.headDim,
+                spec.threads(),
+                tid,
+                CopyCache::L2Only,
+                /*guardEmptySlice=*/spec.packedSequences};
   Value group = sdpa::copyTileAsync(*this, copy);
   if (!asyncGroup)
     asyncGroup = group;
