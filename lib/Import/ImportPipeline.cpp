@@ -1,14 +1,19 @@
-//===- ImportPipeline.cpp - StableHLO to PTX in one pipeline --------------===//
+//===- ImportPipeline.cpp - StableHLO in, kernels and a module out --------===//
 //
 // `sdpa-stablehlo-pipeline`: sdpa-import-stablehlo, canonicalize (dead ops,
-// band normal form), then sdpa-pipeline (buildAttentionPipeline, linked from
-// lib/Pipelines), which lowers every forward and backward the import
-// produced. A JAX training step on the cuDNN path becomes two artifacts, a
-// forward-only model one. Options of `lowering` that sdpa-pipeline refuses
-// fail the whole pipeline.
+// band normal form), the convert passes of sdpa-pipeline (every forward and
+// backward the import produced, each with its own tiles), then
+// sdpa-export-ffi-calls: each site becomes an XLA FFI call to its kernels
+// and the kernel modules move into a nested module, which the kernel tail of
+// the lowering (GPU to NVVM, artifacts) compiles before sdpa-drop-kernels
+// removes it. What remains is the input module with its attention sites as
+// FFI calls (docs/Export.md); a JAX training step on the cuDNN or XLA path
+// becomes two artifacts and two calls. Options of `lowering` that
+// sdpa-pipeline refuses fail the whole pipeline.
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Export/ExportPasses.h"
 #include "SdpaDialect/Import/ImportPasses.h"
 #include "SdpaDialect/Pipelines/Pipelines.h"
 
@@ -40,14 +45,25 @@ LogicalResult buildStablehloPipeline(OpPassManager &pm,
   // Drops what the import left unused (the bias placeholders of the cuDNN
   // calls) and puts bands into their canonical form.
   pm.addPass(createCanonicalizerPass());
-  return buildAttentionPipeline(pm, *lowering, error);
+  if (failed(buildAttentionConversions(pm, *lowering, error)))
+    return failure();
+  KernelTargetOptions target = lowering->getTargetOptions();
+  SdpaExportFfiCallsOptions exported;
+  exported.artifactDir = target.artifactDir;
+  exported.artifactName = target.artifactName;
+  pm.addPass(createSdpaExportFfiCalls(exported));
+  // The kernels alone, set apart in @sdpa_kernels, through the shared tail.
+  buildKernelsToArtifactPipeline(pm.nest<ModuleOp>(), target);
+  pm.addPass(createSdpaDropKernels());
+  return success();
 }
 } // namespace
 
 void mlir::sdpa::registerSdpaImportPipelines() {
   registerCheckedPipeline<StablehloPipelineOptions>(
       "sdpa-stablehlo-pipeline",
-      "Import attention from StableHLO (sdpa-import-stablehlo) and lower "
-      "every forward and backward with sdpa-pipeline",
+      "Import attention from StableHLO, compile every forward and backward "
+      "to artifacts and write the module with each site an XLA FFI call to "
+      "its kernels",
       buildStablehloPipeline);
 }

@@ -18,7 +18,7 @@
 using namespace mlir;
 using namespace mlir::sdpa;
 
-LogicalResult mlir::sdpa::buildAttentionPipeline(
+LogicalResult mlir::sdpa::buildAttentionConversions(
     OpPassManager &pm, const AttentionPipelineOptions &options,
     PipelineErrorFn error) {
   StringRef name = "sdpa-pipeline";
@@ -39,6 +39,14 @@ LogicalResult mlir::sdpa::buildAttentionPipeline(
   backward.tileKv = options.backwardTileKv;
   pm.addPass(createConvertSdpaGradToGPU(backward));
   pm.addPass(createCheckLoweredPass());
+  return success();
+}
+
+LogicalResult mlir::sdpa::buildAttentionPipeline(
+    OpPassManager &pm, const AttentionPipelineOptions &options,
+    PipelineErrorFn error) {
+  if (failed(buildAttentionConversions(pm, options, error)))
+    return failure();
   buildKernelsToArtifactPipeline(pm, options.getTargetOptions());
   return success();
 }

@@ -2,7 +2,7 @@
 //
 // The registered pipelines (sdpa-forward-pipeline, sdpa-backward-pipeline,
 // sdpa-pipeline), their builders as C++ functions for the libraries above
-// (lib/Import calls buildAttentionPipeline), the tail they share after the
+// (lib/Import calls buildAttentionConversions), the tail they share after the
 // convert passes, the passes of that tail and the registration of what the
 // lowering needs besides the dialects.
 //
@@ -47,6 +47,12 @@ LogicalResult buildBackwardPipeline(OpPassManager &pm,
 LogicalResult buildAttentionPipeline(OpPassManager &pm,
                                      const AttentionPipelineOptions &options,
                                      PipelineErrorFn error);
+
+/// The convert passes of sdpa-pipeline without the tail, for a pipeline
+/// that keeps the host (sdpa-stablehlo-pipeline, docs/Export.md).
+LogicalResult buildAttentionConversions(OpPassManager &pm,
+                                        const AttentionPipelineOptions &options,
+                                        PipelineErrorFn error);
 
 /// The tail all lowering pipelines share, after their convert passes: drop
 /// the host side, run the upstream GPU to NVVM pipeline (PTX, bare
