@@ -3,7 +3,8 @@
 
 The layers, bottom first (docs/Rationale.md, "Layering"):
 
-    Analysis <- Dialect <- Transforms <- Conversion <- Pipelines <- Import
+    Analysis <- Dialect <- Utils <- Transforms <- Conversion <- Pipelines <- Import
+    (Utils: IR builders of the bounds, shared by Transforms and Conversion)
     StableHLO (the imported op set) <- Import, Export
     Export (attention sites to XLA FFI calls) <- Import (its pipeline)
     tools/, fuzz/: may use every layer
@@ -31,17 +32,18 @@ ALLOWED = {
     "Analysis": {"Analysis"},
     "StableHLO": {"StableHLO"},
     "Dialect": {"Analysis", "Dialect"},
-    "Transforms": {"Analysis", "Dialect", "Transforms"},
-    "Conversion": {"Analysis", "Dialect", "Transforms", "Conversion"},
-    "Pipelines": {"Analysis", "Dialect", "Transforms", "Conversion",
+    "Utils": {"Analysis", "Dialect", "Utils"},
+    "Transforms": {"Analysis", "Dialect", "Utils", "Transforms"},
+    "Conversion": {"Analysis", "Dialect", "Utils", "Transforms", "Conversion"},
+    "Pipelines": {"Analysis", "Dialect", "Utils", "Transforms", "Conversion",
                   "Pipelines"},
-    "Import": {"Analysis", "Dialect", "Transforms", "Conversion", "Pipelines",
-               "StableHLO", "Export", "Import"},
-    "Export": {"Analysis", "Dialect", "Transforms", "Conversion", "Pipelines",
-               "StableHLO", "Export"},
+    "Import": {"Analysis", "Dialect", "Utils", "Transforms", "Conversion",
+               "Pipelines", "StableHLO", "Export", "Import"},
+    "Export": {"Analysis", "Dialect", "Utils", "Transforms", "Conversion",
+               "Pipelines", "StableHLO", "Export"},
     "Runtime": {"Runtime"},
 }
-LAYERS = ["Analysis", "StableHLO", "Dialect", "Transforms", "Conversion",
+LAYERS = ["Analysis", "StableHLO", "Dialect", "Utils", "Transforms", "Conversion",
           "Pipelines", "Import", "Export"]
 # Directories whose code may use every layer.
 TOP = "Tool"
@@ -229,7 +231,7 @@ def main(argv):
         print("layering: " + e)
     if errors:
         print(f"layering: {len(errors)} edge(s) against the order "
-              "Analysis <- Dialect <- Transforms <- Conversion <- Pipelines "
+              "Analysis <- Dialect <- Utils <- Transforms <- Conversion <- Pipelines "
               "<- Import <- tools")
         return 1
     print(f"layering: {includes} include edges and {links} CMake edges, all "
