@@ -95,6 +95,12 @@ std::optional<Labels> reshapeLabels(const Labels &in, ArrayRef<int64_t> from,
 /// Labels through a transpose.
 Labels permuteLabels(const Labels &in, ArrayRef<int64_t> permutation);
 
+/// Labels through a broadcast_in_dim to `shape`: operand dimension j keeps
+/// its label where it lands at full size, new dimensions are Unit (size 1)
+/// or Star (repeated).
+Labels broadcastLabels(const Labels &in, shlo::BroadcastInDimOp broadcast,
+                       ArrayRef<int64_t> shape);
+
 /// The labels of a rank-4 key (or value) tensor in `layout`.
 Labels keyLabels(Layout layout);
 

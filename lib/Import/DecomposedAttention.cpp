@@ -113,14 +113,7 @@ Node Matcher::analyzeOp(const Site &site) {
     Node in = analyze(site.operand(0));
     if (in.kind == Kind::Splat || in.kind == Kind::Unknown)
       return in;
-    ArrayRef<int64_t> from = shapeOf(broadcast.getOperand());
-    Labels labels;
-    for (int64_t size : shape)
-      labels.push_back(size == 1 ? Dim::Unit : Dim::Star);
-    for (auto [j, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
-      if (from[j] == shape[d])
-        labels[d] = in.labels[j];
-    in.labels = labels;
+    in.labels = broadcastLabels(in.labels, broadcast, shape);
     return in;
   }
   if (auto transpose = dyn_cast<shlo::TransposeOp>(op)) {

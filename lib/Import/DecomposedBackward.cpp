@@ -256,14 +256,8 @@ private:
         return failure();
       if (in->wild)
         return GradNode{in->poly, Labels(shape.size(), Dim::Star), true};
-      ArrayRef<int64_t> from = shapeOf(broadcast.getOperand());
-      Labels labels;
-      for (int64_t size : shape)
-        labels.push_back(size == 1 ? Dim::Unit : Dim::Star);
-      for (auto [j, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
-        if (from[j] == shape[d])
-          labels[d] = in->labels[j];
-      return GradNode{in->poly, labels};
+      return GradNode{in->poly,
+                      broadcastLabels(in->labels, broadcast, shape)};
     }
     if (auto transpose = dyn_cast<shlo::TransposeOp>(op)) {
       FailureOr<GradNode> in = analyze(site.operand(0));

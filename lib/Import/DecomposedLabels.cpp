@@ -73,6 +73,19 @@ Labels import::permuteLabels(const Labels &in, ArrayRef<int64_t> permutation) {
   return out;
 }
 
+Labels import::broadcastLabels(const Labels &in,
+                               shlo::BroadcastInDimOp broadcast,
+                               ArrayRef<int64_t> shape) {
+  ArrayRef<int64_t> from = shapeOf(broadcast.getOperand());
+  Labels labels;
+  for (int64_t size : shape)
+    labels.push_back(size == 1 ? Dim::Unit : Dim::Star);
+  for (auto [j, d] : llvm::enumerate(broadcast.getBroadcastDimensions()))
+    if (from[j] == shape[d])
+      labels[d] = in[j];
+  return labels;
+}
+
 Labels import::keyLabels(Layout layout) {
   if (layout == Layout::bshd)
     return {Dim::B, Dim::Skv, Dim::Hkv, Dim::D};
