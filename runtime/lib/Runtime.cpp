@@ -5,6 +5,7 @@
 #include "SdpaRuntime/LaunchPlan.h"
 #include "SdpaRuntime/Manifest.h"
 #include "SdpaRuntime/SdpaRuntime.h"
+#include "RecordError.h"
 
 #include <cerrno>
 #include <cstring>
@@ -452,3 +453,7 @@ SdpaStatus sdpaLaunchKernel(SdpaArtifact *artifact, const char *kernelName,
 }
 
 } // extern "C"
+
+SdpaStatus sdpa::runtime::recordError(SdpaStatus status, std::string message) {
+  return failWith(status, std::move(message));
+}
