@@ -19,7 +19,15 @@
 # path; not in the default STEPS), ffi (the runtime with its XLA FFI handler,
 # runtime/ffi; not in the default STEPS), jaxmodels (check_jax_model.py: the
 # fixture models' rewritten modules under JAX against the originals; needs
-# step ffi; not in the default STEPS), sanitize
+# step ffi; not in the default STEPS), torchop (check_torch_op.py: the
+# PyTorch op sdpa.attention: fake tensors, opcheck, torch.compile
+# fullgraph, values, a training step), hfmistral (check_hf_mistral.py:
+# transformers' Mistral through sdpa.hf against its eager attention), jaxfn
+# (check_jax_function.py: sdpa.jax_ops.attention against
+# jax.nn.dot_product_attention; needs step ffi); these three take the
+# kernels of $SDPA_KERNELS (default .artifacts/sdpa-kernels, made here by
+# `python3 -m sdpa.kernels prebuild --out .artifacts/sdpa-kernels` in
+# python/) and are not in the default STEPS, sanitize
 # (compute-sanitizer memcheck + racecheck, bench/sanitize_small.py), bench
 # (benchmark.py, ours + anchors), anchors (benchmark.py, anchors only, for
 # when no kernel artifact exists yet).
@@ -121,6 +129,16 @@ for s in $STEPS; do
   jaxmodels)
     step jaxmodels 400 python3 bench/check_jax_model.py --artifacts "$ARTIFACTS" \
       --lib "$BUILD/lib/libsdpa_ffi.so" --out "$OUT" ;;
+  torchop | hfmistral | jaxfn)
+    kernels="${SDPA_KERNELS:-.artifacts/sdpa-kernels}"
+    budget=$((DEADLINE - SECONDS - 40))
+    case $s in
+    torchop) step torchop 400 python3 bench/check_torch_op.py --kernels "$kernels" \
+      --budget "$budget" ;;
+    hfmistral) step hfmistral 300 python3 bench/check_hf_mistral.py --kernels "$kernels" ;;
+    jaxfn) step jaxfn 300 python3 bench/check_jax_function.py --kernels "$kernels" \
+      --lib "$BUILD/lib/libsdpa_ffi.so" --budget "$budget" ;;
+    esac ;;
   sanitize)
     # compute-sanitizer over every artifact on small shapes (and the copy
     # kernels, which show that the tool ran); only kernels named *sdpa*.

@@ -12,4 +12,13 @@ quickstart per frontend.
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "attention"]
+
+
+def __getattr__(name):
+    """`sdpa.attention` is sdpa.torch_ops.attention, imported (with torch) on
+    first use."""
+    if name == "attention":
+        from .torch_ops import attention
+        return attention
+    raise AttributeError(f"module 'sdpa' has no attribute {name!r}")

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""The JAX function sdpa.jax_ops.attention on the GPU against jax.nn.dot_product_attention.
+
+For a few bands (causal, causal window 128, full; GQA; bf16/f16; d 64/128;
+layout bshd = JAX's [B, T, N, H]) the output and jax.grad of a random
+projection of it, through the FFI calls to our kernels (custom_vjp), are
+compared with jax.nn.dot_product_attention in float32 (implementation
+"xla", local_window_size for the window) as max|x - ref| / max|ref|, and
+must be within --tol. Also: a jitted training step (SGD on q, k, v) with
+the deterministic backward repeats bitwise, and a changed band is a
+different kernel (its output differs from the windowed one by more than
+the tolerance: the comparison can fail).
+
+Needs the FFI handler (--lib, libsdpa_ffi.so from `bench/run_gpu.sh` step
+ffi) and the kernels (--kernels, a prebuilt set from sdpa.kernels). One
+line per check; exits 1 on any failure.
+
+    python3 bench/check_jax_function.py --lib build-runtime/lib/libsdpa_ffi.so \\
+        --kernels .artifacts/sdpa-kernels
+"""
+
+import argparse
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--lib", help="libsdpa_ffi.so (default: $SDPA_FFI_LIB or the checkout's)")
+    p.add_argument("--kernels", help="a prebuilt kernel set (put first on SDPA_KERNEL_PATH)")
+    p.add_argument("--tol", type=float, default=2e-2)
+    p.add_argument("--budget", type=float, default=240)
+    return p.parse_args(argv)
+
+
+CASES = [  # dtype, d, (B, S, Hq, Hkv), causal, window
+    ("bfloat16", 64, (2, 384, 8, 2), True, (127, None)),
+    ("bfloat16", 128, (1, 300, 4, 4), True, (None, None)),
+    ("float16", 64, (2, 256, 4, 1), False, (None, None)),
+    ("float16", 128, (1, 600, 4, 2), True, (127, None)),
+]
+
+
+def main():
+    args = parse_args()
+    if args.kernels:
+        os.environ["SDPA_KERNEL_PATH"] = os.path.abspath(args.kernels)
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    import sdpa.jax_ops as sj
+    print(f"jax {jax.__version__}, devices {jax.devices()}", flush=True)
+    sj.register(args.lib)
+    failed, t0 = 0, time.monotonic()
+
+    def report(check, ok, detail):
+        nonlocal failed
+        failed += 0 if ok else 1
+        print(f"{'PASS' if ok else 'FAIL'} {check}: {detail}", flush=True)
+
+    def rel(x, ref):
+        x, ref = np.asarray(x, np.float64), np.asarray(ref, np.float64)
+        return float(np.abs(x - ref).max() / max(np.abs(ref).max(), 1e-30))
+
+    key = jax.random.PRNGKey(0)
+    for dtype, d, (b, s, hq, hkv), causal, window in CASES:
+        name = f"{dtype} d{d} B{b} S{s} H{hq}/{hkv} causal={causal} window={window}"
+        if time.monotonic() - t0 > args.budget:
+            report(name, False, "SKIPPED: budget spent")
+            continue
+        k1, k2, k3, k4, key = jax.random.split(key, 5)
+        q = jax.random.normal(k1, (b, s, hq, d), jnp.float32).astype(dtype)
+        k = jax.random.normal(k2, (b, s, hkv, d), jnp.float32).astype(dtype)
+        v = jax.random.normal(k3, (b, s, hkv, d), jnp.float32).astype(dtype)
+        w = jax.random.normal(k4, (b, s, hq, d), jnp.float32)
+        left = window[0]
+        local = None if left is None else (left, 0 if causal else left)
+
+        def ours(q, k, v):
+            o = sj.attention(q, k, v, causal=causal, window=window)
+            return jnp.sum(o.astype(jnp.float32) * w), o
+
+        def theirs(q, k, v):
+            kw = {"local_window_size": local} if local else {}
+            o = jax.nn.dot_product_attention(q, k, v, is_causal=causal, implementation="xla",
+                                             **kw)
+            return jnp.sum(o * w), o
+
+        f32 = [x.astype(jnp.float32) for x in (q, k, v)]
+        (_, o), g = jax.jit(jax.value_and_grad(ours, argnums=(0, 1, 2), has_aux=True))(q, k, v)
+        (_, ro), rg = jax.jit(jax.value_and_grad(theirs, argnums=(0, 1, 2), has_aux=True))(*f32)
+        errs = [rel(o, ro)] + [rel(a, r) for a, r in zip(g, rg)]
+        report(name, max(errs) <= args.tol, "O dQ dK dV " + " ".join(f"{e:.2e}" for e in errs))
+
+    # A jitted SGD step with the deterministic backward repeats bitwise; a
+    # changed band (no window) gives another result.
+    q = jax.random.normal(key, (2, 512, 8, 64), jnp.float32).astype(jnp.bfloat16)
+    k = q[:, :, :2]
+
+    @jax.jit
+    def step(q, k, v):
+        loss = lambda q, k, v: jnp.sum(  # noqa: E731
+            sj.attention(q, k, v, causal=True, window=(127, 0),
+                         deterministic=True).astype(jnp.float32) ** 2)
+        g = jax.grad(loss, argnums=(0, 1, 2))(q, k, v)
+        return [x - (0.01 * gx).astype(x.dtype) for x, gx in zip((q, k, v), g)]
+
+    a, b2 = step(q, k, k), step(q, k, k)
+    same = all(bool(jnp.array_equal(x, y)) for x, y in zip(a, b2))
+    report("deterministic step", same, f"two jitted SGD steps bitwise equal: {same}")
+    windowed = sj.attention(q, k, k, causal=True, window=(127, 0))
+    full = sj.attention(q, k, k, causal=True)
+    apart = rel(windowed, full)
+    report("control", apart > 10 * args.tol, f"windowed and causal outputs {apart:.2e} apart")
+    print(f"check_jax_function: {'all passed' if not failed else f'{failed} failed'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

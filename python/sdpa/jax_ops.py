@@ -1,0 +1,196 @@
+"""JAX: `attention` with jax.custom_vjp over XLA FFI calls to the kernels.
+
+    import sdpa.jax_ops as sj
+    sj.register()                      # the runtime's FFI handler, libsdpa_ffi.so
+    o = sj.attention(q, k, v, causal=True, window=(127, 0))   # q [B, S, Hq, D]
+    jax.grad(lambda q: sj.attention(q, k, v, causal=True).sum())(q)
+
+The forward is an `sdpa_forward` call, the backward an `sdpa_backward` call
+(the call convention of docs/Export.md, run by the handler in runtime/ffi):
+the kernels are the cache's (sdpa.kernels), looked up (or compiled) when
+the function is traced, and named to the handler by artifact path; the
+handler checks band, scale and layout against the manifest. Dense layouts
+(bshd, JAX's [B, T, N, H], and bhsd) with static shapes; f16/bf16, head dim
+64 or 128, GQA. The backward's workspaces are extra results of its call
+that nothing reads (XLA allocates them).
+"""
+
+import math
+import os
+from dataclasses import dataclass
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from . import kernels
+from .config import resolve_band, select
+
+__all__ = ["attention", "register", "find_ffi_library", "FFI_LIBRARY"]
+
+FFI_LIBRARY = "libsdpa_ffi.so"
+_TARGETS = {"sdpa_forward": "SdpaFfiForward", "sdpa_backward": "SdpaFfiBackward"}
+_registered = None
+_DTYPES = {jnp.dtype(jnp.float16): "f16", jnp.dtype(jnp.bfloat16): "bf16"}
+
+
+def find_ffi_library():
+    """$SDPA_FFI_LIB, the package's _lib/, or the checkout's build-runtime/lib
+    or build/lib (the handler is built with -DSDPA_RUNTIME_BUILD_FFI=ON)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    env = os.environ.get("SDPA_FFI_LIB")
+    candidates = [env] if env else [
+        os.path.join(here, "_lib", FFI_LIBRARY),
+        os.path.join(root, "build-runtime", "lib", FFI_LIBRARY),
+        os.path.join(root, "build", "lib", FFI_LIBRARY)]
+    for c in candidates:
+        if os.path.isfile(c):
+            return c
+    raise FileNotFoundError(
+        f"{FFI_LIBRARY} not found (looked at {', '.join(candidates)}): build it where jax is "
+        "installed with `cmake -G Ninja -S runtime -B build-runtime -DSDPA_RUNTIME_BUILD_FFI=ON "
+        "&& ninja -C build-runtime` and set SDPA_FFI_LIB=build-runtime/lib/" + FFI_LIBRARY)
+
+
+def register(library=None):
+    """Registers the handler's two targets for CUDA, once; returns its path."""
+    global _registered
+    path = library or find_ffi_library()
+    if _registered is not None:
+        if os.path.realpath(_registered) != os.path.realpath(path):
+            raise RuntimeError(f"sdpa FFI targets already registered from {_registered}")
+        return _registered
+    import ctypes
+    lib = ctypes.cdll.LoadLibrary(path)
+    for target, symbol in _TARGETS.items():
+        jax.ffi.register_ffi_target(target, jax.ffi.pycapsule(getattr(lib, symbol)),
+                                    platform="CUDA")
+    _registered = path
+    return path
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """What the calls need besides the arrays (static, hashable)."""
+
+    layout: str
+    left: int
+    right: int
+    bottom_right: bool
+    scale: float
+    deterministic: bool
+    fwd_artifact: str
+    fwd_kernel: str
+    bwd_artifact: str
+    bwd_kernel: str
+    bwd_tile_q: int
+
+
+_cache = None
+
+
+def _artifact(cfg, role):
+    """(path stem, kernel name of `role`, header) of a configuration's artifact."""
+    global _cache
+    if _cache is None:
+        _cache = kernels.KernelCache()
+    path = _cache.manifest(cfg)
+    header, kernel_list = kernels.read_manifest(path)
+    names = [n for n, r in kernel_list if r == role]
+    if len(names) != 1:
+        raise kernels.StaleKernelError(f"{path}: expected one '{role}' kernel")
+    return path[: -len(".manifest")], names[0], header
+
+
+def _batch_heads_seq(x, layout):
+    """(B, H, S) of a dense array."""
+    if layout == "bhsd":
+        return x.shape[0], x.shape[1], x.shape[2]
+    return x.shape[0], x.shape[2], x.shape[1]
+
+
+def _forward_call(q, k, v, spec):
+    b, h, s = _batch_heads_seq(q, spec.layout)
+    out = (jax.ShapeDtypeStruct(q.shape, q.dtype), jax.ShapeDtypeStruct((b, h, s), jnp.float32))
+    return jax.ffi.ffi_call("sdpa_forward", out)(
+        q, k, v, artifact=spec.fwd_artifact, kernel=spec.fwd_kernel, layout=spec.layout,
+        left=np.int64(spec.left), right=np.int64(spec.right), bottom_right=spec.bottom_right,
+        scale=np.float32(spec.scale))
+
+
+def _backward_call(q, k, v, o, lse, do, spec):
+    b, h, s = _batch_heads_seq(q, spec.layout)
+    d = q.shape[-1]
+    out = (jax.ShapeDtypeStruct(q.shape, q.dtype), jax.ShapeDtypeStruct(k.shape, k.dtype),
+           jax.ShapeDtypeStruct(v.shape, v.dtype),
+           jax.ShapeDtypeStruct((b, h, s, d), jnp.float32),          # dQ accumulator
+           jax.ShapeDtypeStruct((b, h, s), jnp.float32),             # Delta
+           jax.ShapeDtypeStruct((b, h, -(-s // spec.bwd_tile_q)), jnp.int32))  # relay
+    dq, dk, dv, _, _, _ = jax.ffi.ffi_call("sdpa_backward", out)(
+        q, k, v, o, do, lse, artifact=spec.bwd_artifact, kernel=spec.bwd_kernel,
+        layout=spec.layout, left=np.int64(spec.left), right=np.int64(spec.right),
+        bottom_right=spec.bottom_right, scale=np.float32(spec.scale),
+        deterministic=spec.deterministic)
+    return dq, dk, dv
+
+
+@partial(jax.custom_vjp, nondiff_argnums=(3,))
+def _attention(q, k, v, spec):
+    return _forward_call(q, k, v, spec)[0]
+
+
+def _attention_fwd(q, k, v, spec):
+    o, lse = _forward_call(q, k, v, spec)
+    return o, (q, k, v, o, lse)
+
+
+def _attention_bwd(spec, residuals, do):
+    q, k, v, o, lse = residuals
+    return _backward_call(q, k, v, o, lse, do.astype(q.dtype), spec)
+
+
+_attention.defvjp(_attention_fwd, _attention_bwd)
+
+
+def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", sinks=None,
+              softcap=None, scale=None, deterministic=False, layout="bshd"):
+    """Attention of q over k, v under a band (docs/Semantics.md), differentiable.
+
+    layout "bshd" (default; q [B, Sq, Hq, D] as jax.nn.dot_product_attention)
+    or "bhsd". window=(left, right), causal, align, scale, deterministic as
+    sdpa.torch_ops.attention. Call register() first.
+    """
+    left, right, align = resolve_band(causal, window, align)
+    if layout not in ("bshd", "bhsd"):
+        raise ValueError(f"layout: the JAX function takes 'bshd' or 'bhsd', got {layout!r} "
+                         "(packed sequences are not exported, docs/Export.md)")
+    if sinks is not None:
+        raise NotImplementedError("sinks: the kernels have no attention sinks yet")
+    if softcap is not None:
+        raise NotImplementedError("softcap: the kernels have no logit softcap yet")
+    for name, x in (("q", q), ("k", k), ("v", v)):
+        if x.ndim != 4:
+            raise ValueError(f"{name}: expected 4 dimensions for layout {layout}, got {x.ndim}")
+        if jnp.dtype(x.dtype) not in _DTYPES:
+            raise ValueError(f"{name}: the kernels take float16 or bfloat16, got {x.dtype}")
+    if k.dtype != q.dtype or v.dtype != q.dtype:
+        raise ValueError(f"k, v: expected q's dtype {q.dtype}, got {k.dtype} and {v.dtype}")
+    if k.shape != v.shape:
+        raise ValueError(f"v: shape {list(v.shape)} differs from k's {list(k.shape)}")
+    d = q.shape[-1]
+    if _batch_heads_seq(q, layout)[2] == _batch_heads_seq(k, layout)[2]:
+        align = "top_left"  # Sq = Skv: both alignments are one band, one kernel
+    if scale is None:
+        scale = 1.0 / math.sqrt(d)
+    dtype = _DTYPES[jnp.dtype(q.dtype)]
+    fwd = select("forward", dtype, d, left, right, align, scale=scale)
+    bwd = select("backward", dtype, d, left, right, align, deterministic=deterministic,
+                 scale=scale)
+    fwd_stem, fwd_kernel, _ = _artifact(fwd, "forward")
+    bwd_stem, bwd_kernel, bwd_header = _artifact(bwd, "bwd_main")
+    spec = _Spec(layout, -1 if left is None else left, -1 if right is None else right,
+                 align == "bottom_right", fwd.scale, bool(deterministic), fwd_stem, fwd_kernel,
+                 bwd_stem, bwd_kernel, int(bwd_header["tile_q"]))
+    return _attention(q, k, v, spec)

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Configuration selection and keys (sdpa.config): pure Python, no torch."""
+
+import math
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from sdpa.config import ConfigError, KernelConfig, resolve_band, select  # noqa: E402
+from sdpa.kernels import COMMON  # noqa: E402
+
+
+class SelectTest(unittest.TestCase):
+    def test_tiles_by_direction_and_head_dim(self):
+        # The tiles bench/make_artifacts.py compiles and the GPU checks cover:
+        # the d = 128 forward at key tile 32, everything else the defaults.
+        self.assertEqual((select("forward", "bf16", 128, 127, 0).tile_q,
+                          select("forward", "bf16", 128, 127, 0).tile_kv), (None, 32))
+        self.assertEqual(select("backward", "bf16", 128, 127, 0).tile_kv, None)
+        self.assertEqual(select("forward", "f16", 64).tile_kv, None)
+
+    def test_keys(self):
+        self.assertEqual(select("forward", "bf16", 64, 127, 0).key,
+                         "fwd-bf16-d64-l127-r0-tl-dense-s0.125")
+        self.assertEqual(select("backward", "f16", 128, None, 0, "bottom_right", varlen=True,
+                                deterministic=True).key,
+                         "bwd-f16-d128-linf-r0-br-thd-det-s0.0883883461")
+        self.assertEqual(select("forward", "f16", 128).key,
+                         "fwd-f16-d128-linf-rinf-tl-dense-s0.0883883461-tk32")
+
+    def test_scale_is_canonical(self):
+        # 1/sqrt(128) and 128 ** -0.5 differ in the last bit of a double;
+        # rounded to float32 (what the kernels use) they are one kernel.
+        a = select("forward", "bf16", 128, scale=1 / math.sqrt(128))
+        b = select("forward", "bf16", 128, scale=128 ** -0.5)
+        self.assertEqual(a, b)
+        self.assertEqual(select("forward", "bf16", 64, scale=0.125), select("forward", "bf16", 64))
+        self.assertNotEqual(select("forward", "bf16", 64, scale=0.1).key,
+                            select("forward", "bf16", 64).key)
+
+    def test_forward_has_one_kernel_for_both_dq_modes(self):
+        self.assertEqual(select("forward", "bf16", 64, deterministic=True),
+                         select("forward", "bf16", 64))
+        self.assertNotEqual(select("backward", "bf16", 64, deterministic=True),
+                            select("backward", "bf16", 64))
+
+    def test_keys_round_trip(self):
+        for cfg in COMMON + (select("backward", "f16", 64, 3, 5, "bottom_right", True, True, 0.3),):
+            self.assertEqual(KernelConfig.from_key(cfg.key), cfg)
+
+    def test_common_set(self):
+        self.assertEqual(len(COMMON), 60)
+        self.assertEqual(len({c.key for c in COMMON}), 60)
+        self.assertEqual(sum(c.varlen for c in COMMON), 12)
+        self.assertIn("bwd-bf16-d64-l4095-r0-tl-dense-nd-s0.125", [c.key for c in COMMON])
+
+    def test_bad_keys(self):
+        cases = {
+            "fwd-bf16-d64-l127-r0-tl-dense": "is not a kernel configuration key",
+            "fwd-bf16-d64-l127-r0-tl-dense-det-s0.125": "is not a kernel configuration key",
+            "bwd-bf16-d64-l127-r0-tl-dense-s0.125": "is not a kernel configuration key",
+            "fwd-bf16-d64-l127-r0-tl-dense-s0.1250": "not in canonical form (expected "
+                                                    "'fwd-bf16-d64-l127-r0-tl-dense-s0.125')",
+        }
+        for key, text in cases.items():
+            with self.assertRaises(ConfigError) as cm:
+                KernelConfig.from_key(key)
+            self.assertIn(text, str(cm.exception), key)
+
+    def test_mlir_states_the_configuration(self):
+        text = select("backward", "f16", 64, 127, 0, "bottom_right", True, True, 0.5).mlir()
+        self.assertIn("mask = #sdpa.band<left = 127, right = 0, align = bottom_right>", text)
+        self.assertIn("scale = 5.00000000000000000e-01 : f64", text)
+        self.assertIn("layout = #sdpa.layout<thd>", text)
+        self.assertIn("deterministic", text)
+        self.assertIn("tensor<?x?x64xf16>", text)
+        self.assertIn("sdpa.attention_grad", text)
+
+    def test_argument_errors(self):
+        cases = [
+            (lambda: select("sideways", "bf16", 64), "direction: expected 'forward' or 'backward'"),
+            (lambda: select("forward", "f32", 64), "dtype: the kernels take f16 or bf16, got f32"),
+            (lambda: select("forward", "bf16", 96), "head_dim: the kernels are compiled for 64 "
+                                                    "or 128, got 96"),
+            (lambda: select("forward", "bf16", 64, scale=0), "scale: expected a positive finite"),
+            (lambda: select("forward", "bf16", 64, scale=float("inf")), "scale: expected a "
+                                                                        "positive finite"),
+            (lambda: select("forward", "bf16", 64, scale=True), "scale: expected a positive"),
+            (lambda: resolve_band(window=(-2, 0)), "window: left edge must be >= 0 (or None/-1: "
+                                                   "unbounded), got -2"),
+            (lambda: resolve_band(window=(1.5, 0)), "window: left edge must be an integer or "
+                                                    "None, got 1.5"),
+            (lambda: resolve_band(window=5), "window: expected a pair (left, right), got 5"),
+            (lambda: resolve_band(True, (10, 3)), "window: causal=True needs the right edge 0 "
+                                                  "or None, got 3"),
+            (lambda: resolve_band(align="left"), "align: expected 'top_left' or 'bottom_right', "
+                                                 "got 'left'"),
+        ]
+        for fn, text in cases:
+            with self.assertRaises(ConfigError) as cm:
+                fn()
+            self.assertIn(text, str(cm.exception))
+
+    def test_band(self):
+        self.assertEqual(resolve_band(), (None, None, "top_left"))
+        self.assertEqual(resolve_band(True), (None, 0, "top_left"))
+        self.assertEqual(resolve_band(True, (127, None), "bottom_right"), (127, 0, "bottom_right"))
+        self.assertEqual(resolve_band(False, (-1, -1)), (None, None, "top_left"))
+        self.assertEqual(resolve_band(False, (3, 4)), (3, 4, "top_left"))
+
+
+if __name__ == "__main__":
+    unittest.main()

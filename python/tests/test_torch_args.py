@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Argument errors of sdpa.attention and the Hugging Face glue's checks, on
+the CPU with any torch (Debian's 1.13 included): each bad argument is refused
+with a message naming it before any kernel is looked up; arguments that pass
+every check end at the CUDA-device check (the last one)."""
+
+import os
+import sys
+import unittest
+from unittest import mock
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+try:
+    import torch
+except ImportError:  # pragma: no cover
+    torch = None
+
+CUDA = "q: expected a CUDA tensor, got one on cpu"
+
+
+@unittest.skipIf(torch is None, "needs torch (python3-torch)")
+class ArgumentTest(unittest.TestCase):
+    def setUp(self):
+        import sdpa
+        self.attention = sdpa.attention
+        self.q = torch.zeros(2, 4, 16, 64, dtype=torch.bfloat16)
+        self.kv = torch.zeros(2, 2, 16, 64, dtype=torch.bfloat16)
+
+    def refused(self, text, *args, exc=ValueError, **kwargs):
+        args = args or (self.q, self.kv, self.kv)
+        with self.assertRaises(exc) as cm:
+            self.attention(*args, **kwargs)
+        self.assertEqual(str(cm.exception), text)
+
+    def test_valid_arguments_reach_the_device_check(self):
+        self.refused(CUDA)
+        self.refused(CUDA, causal=True, window=(127, 0), align="bottom_right", scale=0.2,
+                     deterministic=True)
+        t = torch.zeros(2, 16, 4, 64, dtype=torch.float16)
+        self.refused(CUDA, t, t[:, :, :2], t[:, :, :2], layout="bshd")
+        cu = torch.tensor([0, 5, 16], dtype=torch.int32)
+        p = torch.zeros(16, 4, 128, dtype=torch.float16)
+        self.refused(CUDA, p, p, p, layout="thd", cu_seqlens_q=cu, cu_seqlens_kv=cu,
+                     max_seqlen_q=11)
+
+    def test_tensor_errors(self):
+        q, kv = self.q, self.kv
+        self.refused("q: expected a torch.Tensor, got list", [1], kv, kv, exc=TypeError)
+        self.refused("k: expected 4 dimensions for layout bhsd, got 3", q, kv[0], kv)
+        self.refused("q: the kernels take float16 or bfloat16, got torch.float32",
+                     q.float(), kv, kv)
+        self.refused("k, v: expected q's dtype torch.bfloat16, got torch.float16 and "
+                     "torch.bfloat16", q, kv.half(), kv)
+        self.refused("v: shape [2, 2, 15, 64] differs from k's [2, 2, 16, 64]",
+                     q, kv, kv[:, :, :15])
+        self.refused("q: head_dim (last dimension) must be 64 or 128, got 32",
+                     q[..., :32], kv[..., :32], kv[..., :32])
+        big = torch.zeros(2, 2, 16, 128, dtype=torch.bfloat16)
+        self.refused("k: head_dim 128 differs from q's 64", q, big, big)
+        self.refused("k: batch 1 differs from q's 2", q, kv[:1], kv[:1])
+        odd = torch.zeros(2, 3, 16, 64, dtype=torch.bfloat16)
+        self.refused("k: query heads (4) are not a multiple of kv heads (3)", q, odd, odd)
+
+    def test_band_and_option_errors(self):
+        self.refused("window: causal=True needs the right edge 0 or None, got 4",
+                     causal=True, window=(10, 4))
+        self.refused("window: left edge must be >= 0 (or None/-1: unbounded), got -3",
+                     window=(-3, 0))
+        self.refused("align: expected 'top_left' or 'bottom_right', got 'br'", align="br")
+        self.refused("layout: expected 'bhsd', 'bshd' or 'thd', got 'bsd'", layout="bsd")
+        self.refused("scale: expected a positive finite number, got -1.0", scale=-1.0)
+        self.refused("deterministic: expected a bool, got 1", deterministic=1, exc=TypeError)
+        self.refused("sinks: the kernels have no attention sinks yet (docs/Frontends.md)",
+                     sinks=torch.zeros(4), exc=NotImplementedError)
+        self.refused("softcap: the kernels have no logit softcap yet (docs/Frontends.md)",
+                     softcap=30.0, exc=NotImplementedError)
+        self.refused("max_seqlen_q: only for layout thd", max_seqlen_q=16)
+
+    def test_packed_sequence_errors(self):
+        p = torch.zeros(16, 4, 64, dtype=torch.float16)
+        cu = torch.tensor([0, 5, 16], dtype=torch.int32)
+        self.refused("cu_seqlens_q: required for layout thd", p, p, p, layout="thd")
+        self.refused("cu_seqlens_kv: expected a 1-D int32 tensor", p, p, p, layout="thd",
+                     cu_seqlens_q=cu, cu_seqlens_kv=cu.long())
+        self.refused("cu_seqlens_kv: 2 offsets, but cu_seqlens_q has 3", p, p, p, layout="thd",
+                     cu_seqlens_q=cu, cu_seqlens_kv=cu[:2])
+        self.refused("cu_seqlens_q: given for the dense layout bhsd (packed sequences take "
+                     "layout='thd')", cu_seqlens_q=cu)
+        self.refused("max_seqlen_kv: expected a non-negative integer, got -1", p, p, p,
+                     layout="thd", cu_seqlens_q=cu, cu_seqlens_kv=cu, max_seqlen_kv=-1)
+
+    def test_old_torch_is_named(self):
+        from sdpa import torch_ops
+        if torch_ops.HAVE_CUSTOM_OP:
+            self.skipTest("this torch has torch.library.custom_op")
+        # Past every argument check (CUDA faked), the op itself needs torch 2.4.
+        class FakeCuda:
+            type = "cuda"
+
+            def __eq__(self, other):
+                return isinstance(other, FakeCuda)
+
+        with mock.patch.object(torch.Tensor, "device", FakeCuda()):
+            self.refused("sdpa.attention needs torch >= 2.4 (torch.library.custom_op), this is "
+                         f"torch {torch.__version__}", exc=RuntimeError)
+
+
+@unittest.skipIf(torch is None, "needs torch (python3-torch)")
+class StridesTest(unittest.TestCase):
+    """Which inputs the op hands the runtime as they are (docs/Runtime.md's
+    stride rules) and which it copies."""
+
+    def test_views_the_runtime_takes_are_not_copied(self):
+        from sdpa.torch_ops import _usable
+        qkv = torch.zeros(2, 100, 12, 64, dtype=torch.bfloat16)  # [B, S, Hq + 2 Hkv, D]
+        q, k = qkv[:, :, :8], qkv[:, :, 8:10]
+        self.assertIs(_usable(q), q)
+        self.assertIs(_usable(k), k)
+        view = torch.zeros(2, 8, 100, 64, dtype=torch.float16).transpose(1, 2)
+        self.assertIs(_usable(view), view)
+
+    def test_other_strides_are_copied(self):
+        from sdpa.torch_ops import _usable
+        t = torch.zeros(2, 8, 100, 128, dtype=torch.float16)
+        for bad in (t[..., ::2],                    # head dim not contiguous
+                    t[:, :, :, 4:68],               # seq stride 128 ok, data 8 bytes off
+                    torch.zeros(2, 8, 100, 68, dtype=torch.float16)[..., :64]):  # 136-byte rows
+            got = _usable(bad)
+            self.assertIsNot(got, bad)
+            self.assertTrue(got.is_contiguous())
+            self.assertTrue(torch.equal(got, bad))
+
+    def test_lse_shapes(self):
+        from sdpa.torch_ops import _lse_shape
+        self.assertEqual(_lse_shape(torch.zeros(2, 8, 100, 64), "bhsd"), (2, 8, 100))
+        self.assertEqual(_lse_shape(torch.zeros(2, 100, 8, 64), "bshd"), (2, 8, 100))
+        self.assertEqual(_lse_shape(torch.zeros(300, 8, 64), "thd"), (8, 300))
+
+
+@unittest.skipIf(torch is None, "needs torch (python3-torch)")
+class HuggingFaceMaskTest(unittest.TestCase):
+    """sdpa.hf's mask check against transformers-style mask functions
+    (index tensors in, visibility out), written here from their definitions."""
+
+    def setUp(self):
+        from sdpa import hf
+        self.hf = hf
+        self.pos = torch.arange(12)
+
+    def check(self, fn, attention_mask=None):
+        return self.hf.band_mask(batch_size=2, cache_position=self.pos, kv_length=12,
+                                 mask_function=fn, attention_mask=attention_mask)
+
+    def test_bands_pass(self):
+        causal = lambda b, h, q, k: k <= q  # noqa: E731
+        window = lambda b, h, q, k: (k <= q) & (k > q - 4)  # noqa: E731
+        self.assertIsNone(self.check(causal))
+        self.assertIsNone(self.check(window))
+        self.assertIsNone(self.check(causal, torch.ones(2, 12, dtype=torch.bool)))
+
+    def test_what_is_not_the_band_is_refused(self):
+        doc = torch.tensor([[0] * 5 + [1] * 7, [0] * 12])
+        packed = lambda b, h, q, k: (k <= q) & (doc[b, q] == doc[b, k])  # noqa: E731
+        padding = torch.ones(2, 12, dtype=torch.bool)
+        padding[1, :3] = False
+        cases = [
+            (self.check(packed), "the model's mask hides the key just before a query (packed "
+                                 "sequences or a window of 1; call sdpa.attention with "
+                                 "layout='thd' for packed sequences)"),
+            (self.check(lambda b, h, q, k: k < q), "the model's mask hides a query's own key "
+                                                   "(not a band)"),
+            (self.check(lambda b, h, q, k: k <= q, padding),
+             "attention_mask has padding (the kernels take no mask tensor: pack the sequences "
+             "and call sdpa.attention with layout='thd')"),
+        ]
+        q = torch.zeros(2, 4, 12, 64, dtype=torch.bfloat16)
+        for marker, text in cases:
+            self.assertIsNotNone(marker)
+            with self.assertRaises(ValueError) as cm:
+                self.hf.attention_forward(None, q, q, q, marker)
+            self.assertEqual(str(cm.exception), f"attention_mask: {text}")
+
+    def test_attention_function_errors(self):
+        q = torch.zeros(2, 4, 12, 64, dtype=torch.bfloat16)
+
+        class Layer:
+            is_causal = True
+
+        with self.assertRaisesRegex(ValueError, "^dropout: sdpa_dialect has no attention "
+                                                "dropout, got 0.1$"):
+            self.hf.attention_forward(Layer(), q, q, q, None, dropout=0.1)
+        with self.assertRaisesRegex(NotImplementedError, "^softcap: "):
+            self.hf.attention_forward(Layer(), q, q, q, None, softcap=50.0)
+        with self.assertRaisesRegex(NotImplementedError, "^sinks: "):
+            self.hf.attention_forward(Layer(), q, q, q, None, s_aux=torch.zeros(4))
+        # A valid call (window 4 -> left 3) reaches the device check.
+        with self.assertRaisesRegex(ValueError, "^q: expected a CUDA tensor, got one on cpu$"):
+            self.hf.attention_forward(Layer(), q, q, q, None, sliding_window=4, scaling=0.125)
+
+
+if __name__ == "__main__":
+    unittest.main()
