@@ -32,6 +32,7 @@ no GPU (the argument errors) so the script can be tried anywhere.
 """
 
 import argparse
+import itertools
 import math
 import os
 import sys
@@ -174,7 +175,7 @@ def check_values(torch, sdpa, tol):
         lines.append(f"{layout} {str(dtype)[6:]} d{d} {s}: " + " ".join(f"{e:.1e}" for e in errs))
     # Packed sequences: each against its own reference.
     lens = [100, 37, 250, 0, 64]
-    cu = torch.tensor([0] + list(itertools_acc(lens)), dtype=torch.int32, device="cuda")
+    cu = torch.tensor([0] + list(itertools.accumulate(lens)), dtype=torch.int32, device="cuda")
     t = sum(lens)
     q = torch.randn(t, 4, 64, device="cuda", dtype=torch.bfloat16, generator=g).requires_grad_()
     k = torch.randn(t, 2, 64, device="cuda", dtype=torch.bfloat16, generator=g).requires_grad_()
@@ -200,55 +201,49 @@ def check_values(torch, sdpa, tol):
     return worst <= tol, f"worst {worst:.2e} (O dQ dK dV per case: {'; '.join(lines)})"
 
 
-def itertools_acc(xs):
-    total = 0
-    for x in xs:
-        total += x
-        yield total
+def random_inputs(torch, seed, b, hq, hkv, s, d, dtype):
+    """q [b, hq, s, d], k and v [b, hkv, s, d], dO like q: normal, on the GPU."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return [torch.randn(b, h, s, d, device="cuda", dtype=dtype, generator=g)
+            for h in (hq, hkv, hkv, hq)]
+
+
+def outputs_and_grads(fn, q, k, v, do):
+    """[O, dQ, dK, dV] of fn(q, k, v) with the output gradient `do`."""
+    xs = [t.clone().requires_grad_(True) for t in (q, k, v)]
+    o = fn(*xs)
+    o.backward(do)
+    return [o.detach()] + [x.grad for x in xs]
+
+
+def bitwise(a, b):
+    """Every tensor of `a` equals its partner in `b` element for element."""
+    return all(x.shape == y.shape and bool((x == y).all()) for x, y in zip(a, b))
 
 
 def check_deterministic_and_streams(torch, sdpa):
-    g = torch.Generator(device="cuda").manual_seed(3)
-    q = torch.randn(2, 8, 700, 64, device="cuda", dtype=torch.bfloat16, generator=g)
-    k = torch.randn(2, 2, 700, 64, device="cuda", dtype=torch.bfloat16, generator=g)
-    v = torch.randn(2, 2, 700, 64, device="cuda", dtype=torch.bfloat16, generator=g)
-    do = torch.randn(2, 8, 700, 64, device="cuda", dtype=torch.bfloat16, generator=g)
-
-    def grads():
-        xs = [t.clone().requires_grad_(True) for t in (q, k, v)]
-        o = sdpa.attention(*xs, causal=True, window=(127, 0), deterministic=True)
-        o.backward(do)
-        return [o.detach()] + [x.grad for x in xs]
-
-    a, b = grads(), grads()
-    same = all(torch.equal(x, y) for x, y in zip(a, b))
+    q, k, v, do = random_inputs(torch, 3, 2, 8, 2, 700, 64, torch.bfloat16)
+    fn = lambda *xs: sdpa.attention(*xs, causal=True, window=(127, 0),  # noqa: E731
+                                    deterministic=True)
+    a, b = outputs_and_grads(fn, q, k, v, do), outputs_and_grads(fn, q, k, v, do)
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
-        c = grads()
+        c = outputs_and_grads(fn, q, k, v, do)
     torch.cuda.current_stream().wait_stream(side)
-    on_side = all(torch.equal(x, y) for x, y in zip(a, c))
+    same, on_side = bitwise(a, b), bitwise(a, c)
     return same and on_side, f"repeat bitwise {same}, side stream bitwise {on_side}"
 
 
 def check_compile(torch, sdpa):
-    g = torch.Generator(device="cuda").manual_seed(4)
-    q = torch.randn(2, 4, 333, 64, device="cuda", dtype=torch.float16, generator=g)
-    k = torch.randn(2, 4, 333, 64, device="cuda", dtype=torch.float16, generator=g)
-    v = torch.randn(2, 4, 333, 64, device="cuda", dtype=torch.float16, generator=g)
-
-    do = torch.randn(2, 4, 333, 64, device="cuda", dtype=torch.float16, generator=g)
+    q, k, v, do = random_inputs(torch, 4, 2, 4, 4, 333, 64, torch.float16)
 
     def fn(q, k, v):
         return sdpa.attention(q, k, v, causal=True, window=(127, 0), deterministic=True)
 
-    results = []
-    for f in (fn, torch.compile(fn, fullgraph=True)):
-        xs = [t.clone().requires_grad_(True) for t in (q, k, v)]
-        o = f(*xs)
-        o.backward(do)
-        results.append([o.detach()] + [x.grad for x in xs])
-    same = all(torch.equal(x, y) for x, y in zip(*results))
+    eager = outputs_and_grads(fn, q, k, v, do)
+    compiled = outputs_and_grads(torch.compile(fn, fullgraph=True), q, k, v, do)
+    same = bitwise(eager, compiled)
     return same, f"fullgraph compile traced; O, dQ, dK, dV bitwise equal to eager: {same}"
 
 

@@ -27,10 +27,11 @@ import numpy as np
 from . import kernels
 from .config import resolve_band, select
 
-__all__ = ["attention", "register", "find_ffi_library", "FFI_LIBRARY"]
+__all__ = ["attention", "register", "find_ffi_library", "FFI_LIBRARY", "TARGETS"]
 
 FFI_LIBRARY = "libsdpa_ffi.so"
-_TARGETS = {"sdpa_forward": "SdpaFfiForward", "sdpa_backward": "SdpaFfiBackward"}
+#: FFI target -> the handler library's symbol (runtime/ffi/XlaHandlers.cpp).
+TARGETS = {"sdpa_forward": "SdpaFfiForward", "sdpa_backward": "SdpaFfiBackward"}
 _registered = None
 _DTYPES = {jnp.dtype(jnp.float16): "f16", jnp.dtype(jnp.bfloat16): "bf16"}
 
@@ -64,7 +65,7 @@ def register(library=None):
         return _registered
     import ctypes
     lib = ctypes.cdll.LoadLibrary(path)
-    for target, symbol in _TARGETS.items():
+    for target, symbol in TARGETS.items():
         jax.ffi.register_ffi_target(target, jax.ffi.pycapsule(getattr(lib, symbol)),
                                     platform="CUDA")
     _registered = path

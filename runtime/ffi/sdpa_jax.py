@@ -7,14 +7,18 @@ After this, StableHLO that `sdpa-stablehlo-pipeline` wrote (attention sites
 as `stablehlo.custom_call @sdpa_forward` / `@sdpa_backward`, api_version 4)
 compiles and runs under JAX on CUDA. The calls name their artifacts by path
 stem; set SDPA_ARTIFACT_DIR to look them up in another directory.
+
+The registration is the Python package's (sdpa.jax_ops.register,
+docs/Frontends.md), so a process that also uses sdpa.jax_ops.attention
+registers the targets once.
 """
 
-import ctypes
 import os
+import sys
 
-TARGETS = {"sdpa_forward": "SdpaFfiForward", "sdpa_backward": "SdpaFfiBackward"}
-
-_registered = None
+_PACKAGE_ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python")
+if os.path.realpath(_PACKAGE_ROOT) not in map(os.path.realpath, sys.path):
+    sys.path.insert(0, _PACKAGE_ROOT)
 
 
 def default_library():
@@ -26,16 +30,5 @@ def default_library():
 def register(library=None):
     """Loads the handler library once and registers both targets for CUDA.
     Returns the library path."""
-    global _registered
-    path = library or default_library()
-    if _registered is not None:
-        if os.path.realpath(_registered) != os.path.realpath(path):
-            raise RuntimeError(f"sdpa FFI targets already registered from {_registered}")
-        return _registered
-    import jax
-    lib = ctypes.cdll.LoadLibrary(path)
-    for target, symbol in TARGETS.items():
-        jax.ffi.register_ffi_target(target, jax.ffi.pycapsule(getattr(lib, symbol)),
-                                    platform="CUDA")
-    _registered = path
-    return path
+    from sdpa import jax_ops
+    return jax_ops.register(library or default_library())
