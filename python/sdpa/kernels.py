@@ -17,7 +17,7 @@ stale or misplaced file is an error, never another attention.
 
 The prebuilt set (machines without MLIR):
 
-    python3 -m sdpa.kernels prebuild --out DIR [--sdpa-opt PATH]   # COMMON, a line each
+    python3 -m sdpa.kernels prebuild --out DIR [--sdpa-opt PATH] [-j N]   # COMMON, a line each
     python3 -m sdpa.kernels build --out DIR KEY...                 # named configurations
     python3 -m sdpa.kernels list                                   # COMMON's keys
 """
@@ -28,7 +28,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from .config import ConfigError, KernelConfig, float32, select
 
@@ -221,24 +223,33 @@ class KernelCache:
                 f"{cfg.key}` and set SDPA_KERNEL_PATH=DIR here")
 
 
-def _build(configs, out_dir, sdpa_opt, log=sys.stdout):
-    """Compiles each configuration not yet in `out_dir`, with a progress line
-    each; returns the number refused."""
-    refused = 0
+def _build(configs, out_dir, sdpa_opt, log=sys.stdout, jobs=1):
+    """Compiles each configuration not yet in `out_dir` (`jobs` sdpa-opt
+    processes at a time), with a progress line each as it finishes; returns
+    the number refused."""
     total = len(configs)
-    for i, cfg in enumerate(configs, 1):
-        path = os.path.join(out_dir, f"{cfg.key}.manifest")
+    done = [0, 0]  # finished, refused
+    lock = threading.Lock()
+
+    def one(cfg):
         t0 = time.monotonic()
-        if os.path.isfile(path):
+        if os.path.isfile(os.path.join(out_dir, f"{cfg.key}.manifest")):
             status = "present"
         else:
             try:
                 compile_config(cfg, out_dir, sdpa_opt)
                 status = f"compiled in {time.monotonic() - t0:.1f} s"
             except RuntimeError as e:
-                status, refused = f"REFUSED: {e}", refused + 1
-        print(f"[{i:{len(str(total))}}/{total}] {cfg.key}: {status}", file=log, flush=True)
-    return refused
+                status = f"REFUSED: {e}"
+        with lock:
+            done[0] += 1
+            done[1] += status.startswith("REFUSED")
+            print(f"[{done[0]:{len(str(total))}}/{total}] {cfg.key}: {status}", file=log,
+                  flush=True)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(one, configs))
+    return done[1]
 
 
 def main(argv=None):
@@ -250,6 +261,7 @@ def main(argv=None):
         s = sub.add_parser(name, help=text)
         s.add_argument("--out", required=True, help="the directory (SDPA_KERNEL_PATH entry)")
         s.add_argument("--sdpa-opt", help="sdpa-opt (default: $SDPA_OPT, PATH, build/bin)")
+        s.add_argument("-j", "--jobs", type=int, default=1, help="sdpa-opt processes at a time")
         if name == "build":
             s.add_argument("keys", nargs="+", help="configuration keys")
     sub.add_parser("list", help="print the common set's keys")
@@ -266,7 +278,7 @@ def main(argv=None):
     sdpa_opt = args.sdpa_opt or find_sdpa_opt()
     if not sdpa_opt or not os.path.isfile(sdpa_opt):
         p.error("no sdpa-opt: pass --sdpa-opt or set SDPA_OPT")
-    refused = _build(configs, args.out, sdpa_opt)
+    refused = _build(configs, args.out, sdpa_opt, jobs=args.jobs)
     print(f"{len(configs) - refused} of {len(configs)} in {args.out}", flush=True)
     return 1 if refused else 0
 

@@ -130,8 +130,10 @@ class CacheTest(unittest.TestCase):
                                             "error: tile-kv: not today")
         self.assertEqual(os.listdir(os.path.join(self.root, "v1")), [])  # nothing left behind
         log = io.StringIO()
-        self.assertEqual(kernels._build([FWD], self.root, fake, log), 1)
-        self.assertIn("REFUSED: sdpa-opt refused", log.getvalue())
+        self.assertEqual(kernels._build([FWD, BWD], self.root, fake, log, jobs=2), 2)
+        lines = log.getvalue().splitlines()
+        self.assertEqual([line[:6] for line in lines], ["[1/2] ", "[2/2] "])
+        self.assertTrue(all("REFUSED: sdpa-opt refused" in line for line in lines), lines)
 
     def test_cli(self):
         res = subprocess.run([sys.executable, "-m", "sdpa.kernels", "list"], cwd=PACKAGE,
