@@ -73,6 +73,15 @@ CONFIGS = {
                                        deterministic=True),
     "bwd_f16_d64_sym_det": Config(B, "f16", 64, 40, 40, deterministic=True),
     "bwd_f16_d64_brwin_nd": Config(B, "f16", 64, 100, 0, "bottom_right"),
+    # Context parallelism (bench/check_cp.py, docs/ContextParallel.md): the
+    # block bands of a causal window-127 sequence's ranks. Exact mode: a
+    # rank's rows against keys from a key tile before them (bottom-right);
+    # overlap mode: its rows against the 127 halo keys alone (top-left 0/127).
+    "cp_f16_d64_win127_br": Config(F, "f16", 64, 127, 0, "bottom_right"),
+    "bwd_cp_f16_d64_win127_br_det": Config(B, "f16", 64, 127, 0, "bottom_right",
+                                           deterministic=True),
+    "cp_f16_d64_halo127": Config(F, "f16", 64, 0, 127),
+    "bwd_cp_f16_d64_halo127_det": Config(B, "f16", 64, 0, 127, deterministic=True),
     # Backward, THD packed sequences.
     "bwd_f16_d64_win127_thd_det": Config(B, "f16", 64, 127, 0, thd=True,
                                          deterministic=True),

@@ -27,7 +27,9 @@
 # jax.nn.dot_product_attention; needs step ffi); these three take the
 # kernels of $SDPA_KERNELS (default .artifacts/sdpa-kernels, made here by
 # `python3 -m sdpa.kernels prebuild --out .artifacts/sdpa-kernels` in
-# python/) and are not in the default STEPS, sanitize
+# python/) and are not in the default STEPS, cp (check_cp.py: context
+# parallelism, every rank's kernels on one device, bitwise checks, bytes vs
+# all-gather; writes check_cp.md; not in the default STEPS), sanitize
 # (compute-sanitizer memcheck + racecheck, bench/sanitize_small.py), bench
 # (benchmark.py, ours + anchors), anchors (benchmark.py, anchors only, for
 # when no kernel artifact exists yet).
@@ -139,6 +141,8 @@ for s in $STEPS; do
     jaxfn) step jaxfn 300 python3 bench/check_jax_function.py --kernels "$kernels" \
       --lib "$BUILD/lib/libsdpa_ffi.so" --budget "$budget" ;;
     esac ;;
+  cp)
+    step cp 300 python3 bench/check_cp.py --artifacts "$ARTIFACTS" --out "$OUT" ;;
   sanitize)
     # compute-sanitizer over every artifact on small shapes (and the copy
     # kernels, which show that the tool ran); only kernels named *sdpa*.
