@@ -230,7 +230,7 @@ def main():
     chunk = seq // ranks
     for r in range(ranks):
         a, e = plan.need[r]
-        qr, dor = q[:, :, r * chunk:(r + 1) * chunk], do[:, :, r * chunk:(r + 1) * chunk]
+        qr, dor = (t[:, :, r * chunk:(r + 1) * chunk].contiguous() for t in (q, do))
         kr, vr = k[:, :, a:e].contiguous(), v[:, :, a:e].contiguous()
 
         def one(qr=qr, kr=kr, vr=vr, dor=dor, a=a, r=r):
