@@ -12,7 +12,7 @@ import unittest
 from _distributed_common import max_errors, random_problem, run_rank, torch
 
 from sdpa.distributed import (Band, HaloPlan, LoopbackGroup,  # noqa: E402
-                              context_parallel_attention)
+                              RuntimeAttention, context_parallel_attention)
 
 
 def run_all(p, overlap, layout="bhsd"):
@@ -74,7 +74,7 @@ class LoopbackTest(unittest.TestCase):
             (dict(layout="thd"), "layout: expected bhsd or bshd, got 'thd'"),
             (dict(q_lengths=[4, 4, 4]), "q_lengths: expected one length per rank (2), got 3"),
             (dict(kv_lengths=[3, 4]),
-             "kv_lengths: rank 0 holds 4 rows, but kv_lengths[0] is 3"),
+             "kv_lengths: rank 0 holds 4 keys, but kv_lengths[0] is 3"),
             (dict(left=-3), "left: expected None (unbounded) or an integer >= 0, got -3"),
         ]
         for kwargs, message in cases:
@@ -97,6 +97,42 @@ class LoopbackTest(unittest.TestCase):
         with self.assertRaises(ValueError) as cm:
             LoopbackGroup(2).transport(2)
         self.assertEqual(str(cm.exception), "rank: expected 0 <= rank < 2, got 2")
+
+
+class RuntimeAttentionTest(unittest.TestCase):
+    """The kernels' path refuses what it cannot run (no GPU needed: the
+    checks come before any launch)."""
+
+    class FakeArtifact:
+        def __init__(self, scale):
+            self.scale, self.path = scale, "fake.manifest"
+
+    def test_refusals(self):
+        asked = []
+
+        def artifacts(band):
+            asked.append(band)
+            return self.FakeArtifact(0.5), None
+        local = RuntimeAttention(artifacts)
+        q, k = torch.zeros(1, 1, 4, 8), torch.zeros(1, 1, 6, 8)
+        # Rows 0..3 of a 10 x 10 diagonal band against keys 4..9: no row's
+        # diagonal lies in the block, and neither alignment describes it.
+        with self.assertRaises(ValueError) as cm:
+            local.forward(q, k, k, Band(0, 0), 0.5, 10, 10, 0, 4)
+        self.assertEqual(str(cm.exception),
+                         "block rows [0, 4) x keys [4, 10): Band(left=0, right=0, "
+                         "align='top_left') is no band of this block")
+        self.assertEqual(asked, [])
+        # A block band the artifact was not compiled with a matching scale for.
+        with self.assertRaises(ValueError) as cm:
+            local.forward(q, k, k, Band(2, 1), 0.25, 10, 10, 4, 4)
+        self.assertEqual(str(cm.exception),
+                         "scale: the artifact fake.manifest has 0.5, the call 0.25")
+        # Rows 4..7 against keys 4..9 of (2, 1): top-left (2, 1) of a 4 x 6 block.
+        self.assertEqual(asked, [Band(2, 1)])
+        with self.assertRaises(ValueError) as cm:
+            local.backward(q, k, k, q, q[..., 0], q, Band(2, 1), 0.5, 10, 10, 4, 4)
+        self.assertEqual(str(cm.exception), "backward: no backward artifact for this block band")
 
 
 if __name__ == "__main__":

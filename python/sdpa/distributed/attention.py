@@ -36,14 +36,14 @@ def _check_inputs(q, k, v, transport, q_lengths, kv_lengths):
     world, rank = transport.world_size, transport.rank
     q_lengths = list(q_lengths) if q_lengths is not None else [q.shape[2]] * world
     kv_lengths = list(kv_lengths) if kv_lengths is not None else [k.shape[2]] * world
-    for name, lengths, local in (("q_lengths", q_lengths, q.shape[2]),
-                                 ("kv_lengths", kv_lengths, k.shape[2])):
+    for name, lengths, local, what in (("q_lengths", q_lengths, q.shape[2], "rows"),
+                                       ("kv_lengths", kv_lengths, k.shape[2], "keys")):
         if len(lengths) != world:
             raise ValueError(f"{name}: expected one length per rank ({world}), got "
                              f"{len(lengths)}")
         if lengths[rank] != local:
-            raise ValueError(f"{name}: rank {rank} holds {local} rows, but {name}[{rank}] "
-                             f"is {lengths[rank]}")
+            raise ValueError(f"{name}: rank {rank} holds {local} {what}, but "
+                             f"{name}[{rank}] is {lengths[rank]}")
     return q_lengths, kv_lengths
 
 
