@@ -9,7 +9,8 @@ def Sdpa_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
   let cppNamespace = "::mlir::sdpa";
   let description = [{
     What the forward and backward attention ops share: query, key and value
-    operands, the band, the layout, the sequence operands and the schedule.
+    operands, the band, the layout, the sequence operands, the score
+    modifiers (sinks, softcap) and the schedule.
     Passes that only need these work on both ops through this interface.
   }];
   let methods = [
@@ -18,6 +19,12 @@ def Sdpa_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
     InterfaceMethod<"The value operand.", "::mlir::Value", "getValue">,
     InterfaceMethod<"The sequence-length operands (THD offsets or per-batch lengths).",
                     "::mlir::OperandRange", "getSeqlens">,
+    InterfaceMethod<"The per-query-head sink logits, or null.", "::mlir::Value",
+                    "getSinks">,
+    InterfaceMethod<"The softcap attribute, if set.", "::mlir::FloatAttr",
+                    "getSoftcapAttr">,
+    InterfaceMethod<"Removes the softcap attribute.", "::mlir::Attribute",
+                    "removeSoftcapAttr">,
     InterfaceMethod<"The band mask.", "::mlir::sdpa::BandAttr", "getMaskAttr">,
     InterfaceMethod<"Replaces the band mask.", "void", "setMaskAttr",
                     (ins "::mlir::sdpa::BandAttr":$mask)>,
@@ -45,6 +52,13 @@ def Sdpa_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
     /// Whether sequence lengths are per sequence (THD or padded batches)
     /// rather than read off the shapes.
     bool hasPerSequenceLengths() { return !$_op.getSeqlens().empty(); }
+    /// Whether the op has sinks or a finite softcap (docs/Semantics.md §7).
+    bool hasScoreModifiers() {
+      if ($_op.getSinks())
+        return true;
+      auto cap = $_op.getSoftcapAttr();
+      return cap && !std::isinf(cap.getValueAsDouble());
+    }
   }];
 }
 

@@ -11,15 +11,18 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 class Sdpa_Op<string mnemonic, list<Trait> traits = []>
     : Op<Sdpa_Dialect, mnemonic,
-         !listconcat(traits, [Pure, Sdpa_AttentionOpInterface])>;
+         !listconcat(traits, [Pure, AttrSizedOperandSegments,
+                              Sdpa_AttentionOpInterface])>;
 
 def Sdpa_AttnTensor : RankedTensorOf<[F16, BF16]>;
 def Sdpa_LseTensor : RankedTensorOf<[F32]>;
 def Sdpa_SeqlenTensor : 1DTensorOf<[I32]>;
+def Sdpa_SinkTensor : 1DTensorOf<[F32]>;
 
 defvar Sdpa_CommonAttrs = (ins
   Sdpa_BandAttr:$mask,
   OptionalAttr<F64Attr>:$scale,
+  OptionalAttr<F32Attr>:$softcap,
   DefaultValuedAttr<Sdpa_LayoutAttr, "::mlir::sdpa::Layout::bhsd">:$layout,
   OptionalAttr<Sdpa_ScheduleAttr>:$schedule);
 
@@ -49,6 +52,22 @@ def Sdpa_AttentionOp : Sdpa_Op<"attention"> {
     each batch entry (`[B]` each): rows and keys past them are not part of
     the sequence, and alignment uses those lengths.
 
+    Score modifiers (docs/Semantics.md §7), both optional:
+
+    * `softcap = c` (f32, `c > 0`) caps every score before the mask:
+      `S[q, k] = c * tanh(scale * dot(Q[q], K[k]) / c)`. A cap of `+inf` is
+      no cap and canonicalizes away.
+    * `sinks(%sink)` (`[Hq]` f32) adds one logit per query head to every
+      row's softmax as a column without a value row:
+
+          LSE[q]  = log(sum_k exp(S[q, k]) + exp(sink[h]))
+          P[q, k] = exp(S[q, k] - LSE[q])
+
+      so each row's probabilities sum to `1 - exp(sink[h] - LSE[q])`. A row
+      that sees no key gets `O = 0` and `LSE = sink[h]`.
+
+    Neither changes the band or the schedule.
+
     Example (gpt-oss: causal window of 128 keys):
 
         %o, %lse = sdpa.attention %q, %k, %v
@@ -56,14 +75,30 @@ def Sdpa_AttentionOp : Sdpa_Op<"attention"> {
             : tensor<2x16x8192x64xbf16>, tensor<2x16x8192x64xbf16>,
               tensor<2x16x8192x64xbf16>
             -> tensor<2x16x8192x64xbf16>, tensor<2x16x8192xf32>
+
+    Example (gpt-oss with its sinks; Gemma 2's cap of 50):
+
+        %o, %lse = sdpa.attention %q, %k, %v sinks(%sink : tensor<64xf32>)
+            {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+            : tensor<1x64x4096x64xbf16>, tensor<1x8x4096x64xbf16>,
+              tensor<1x8x4096x64xbf16>
+            -> tensor<1x64x4096x64xbf16>, tensor<1x64x4096xf32>
+        %o2, %lse2 = sdpa.attention %q2, %k2, %v2
+            {mask = #sdpa.band<left = 4095, right = 0, align = top_left>,
+             softcap = 5.0e+01 : f32}
+            : tensor<1x8x8192x256xbf16>, tensor<1x8x8192x256xbf16>,
+              tensor<1x8x8192x256xbf16>
+            -> tensor<1x8x8192x256xbf16>, tensor<1x8x8192xf32>
   }];
   let arguments = !con((ins Sdpa_AttnTensor:$query, Sdpa_AttnTensor:$key,
                             Sdpa_AttnTensor:$value,
-                            Variadic<Sdpa_SeqlenTensor>:$seqlens),
+                            Variadic<Sdpa_SeqlenTensor>:$seqlens,
+                            Optional<Sdpa_SinkTensor>:$sinks),
                        Sdpa_CommonAttrs);
   let results = (outs Sdpa_AttnTensor:$output, Sdpa_LseTensor:$lse);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`seqlens` `(` $seqlens^ `:` type($seqlens) `)`)?
+    (`sinks` `(` $sinks^ `:` type($sinks) `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($output) `,` type($lse)
   }];
@@ -88,6 +123,22 @@ def Sdpa_AttentionGradOp : Sdpa_Op<"attention_grad"> {
     ascending key-tile order (the relay of the schedule), so every gradient
     is bitwise repeatable.
 
+    With `softcap = c`, P is recomputed from the capped scores and the chain
+    rule through the cap scales dS before dQ and dK:
+
+        dS[q, k] = P[q, k] * (dP[q, k] - Delta[q]) * (1 - (S[q, k] / c)^2)
+
+    where S is the capped score (`S = c * tanh(s / c)`, so
+    `1 - (S / c)^2 = 1 - tanh^2(s / c)`). With `sinks(%sink)` the LSE
+    includes the sinks, dQ, dK and dV keep the formulas above, and the op
+    also returns the sinks' gradient `grad_sinks` (`[Hq]` f32, the type of
+    the sinks):
+
+        dsink[h] = - sum_{b, q} exp(sink[h] - LSE[b, h, q]) * Delta[b, h, q]
+
+    summed over every batch entry (or sequence) and row of head `h` in a
+    fixed order, bitwise repeatable with `deterministic`.
+
     Example:
 
         %dq, %dk, %dv = sdpa.attention_grad %q, %k, %v, %o, %do, %lse
@@ -98,20 +149,36 @@ def Sdpa_AttentionGradOp : Sdpa_Op<"attention_grad"> {
               tensor<2x16x8192x64xbf16>, tensor<2x16x8192xf32>
             -> tensor<2x16x8192x64xbf16>, tensor<2x16x8192x64xbf16>,
                tensor<2x16x8192x64xbf16>
+
+    Example (sinks, GQA):
+
+        %dq, %dk, %dv, %dsink = sdpa.attention_grad %q, %k, %v, %o, %do, %lse
+            sinks(%sink : tensor<64xf32>)
+            {mask = #sdpa.band<left = 127, right = 0, align = top_left>,
+             deterministic}
+            : tensor<1x64x4096x64xbf16>, tensor<1x8x4096x64xbf16>,
+              tensor<1x8x4096x64xbf16>, tensor<1x64x4096x64xbf16>,
+              tensor<1x64x4096x64xbf16>, tensor<1x64x4096xf32>
+            -> tensor<1x64x4096x64xbf16>, tensor<1x8x4096x64xbf16>,
+               tensor<1x8x4096x64xbf16>, tensor<64xf32>
   }];
   let arguments = !con((ins Sdpa_AttnTensor:$query, Sdpa_AttnTensor:$key,
                             Sdpa_AttnTensor:$value, Sdpa_AttnTensor:$output,
                             Sdpa_AttnTensor:$grad_output, Sdpa_LseTensor:$lse,
-                            Variadic<Sdpa_SeqlenTensor>:$seqlens),
+                            Variadic<Sdpa_SeqlenTensor>:$seqlens,
+                            Optional<Sdpa_SinkTensor>:$sinks),
                        Sdpa_CommonAttrs, (ins UnitAttr:$deterministic));
   let results = (outs Sdpa_AttnTensor:$grad_query, Sdpa_AttnTensor:$grad_key,
-                      Sdpa_AttnTensor:$grad_value);
+                      Sdpa_AttnTensor:$grad_value,
+                      Optional<Sdpa_SinkTensor>:$grad_sinks);
   let assemblyFormat = [{
     $query `,` $key `,` $value `,` $output `,` $grad_output `,` $lse
     (`seqlens` `(` $seqlens^ `:` type($seqlens) `)`)?
+    (`sinks` `(` $sinks^ `:` type($sinks) `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value) `,`
     type($output) `,` type($grad_output) `,` type($lse)
     `->` type($grad_query) `,` type($grad_key) `,` type($grad_value)
+    (`,` type($grad_sinks)^)?
   }];
   let hasVerifier = 1;
   let hasCanonicalizeMethod = 1;

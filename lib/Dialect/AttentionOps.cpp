@@ -2,7 +2,8 @@
 //
 // The invariants of sdpa.attention and sdpa.attention_grad: ranks per layout,
 // element types, matching sizes, GQA divisibility, sequence operands, scale,
-// result types and the schedule. Passes rely on these and do not re-check.
+// the score modifiers (sinks, softcap), result types and the schedule.
+// Passes rely on these and do not re-check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,8 +30,8 @@ public:
   LogicalResult verify() {
     if (failed(verifyRanks()) || failed(verifyTypes()) ||
         failed(verifyExtents()) || failed(verifySizes()) ||
-        failed(verifySeqlens()) ||
-        failed(verifyScale()))
+        failed(verifySeqlens()) || failed(verifyScale()) ||
+        failed(verifySinks()) || failed(verifySoftcap()))
       return failure();
     return success();
   }
@@ -173,6 +174,34 @@ private:
     return success();
   }
 
+  /// One sink logit per query head (the type constraint makes it 1-D f32).
+  LogicalResult verifySinks() {
+    Value sinks = op.getSinks();
+    if (!sinks)
+      return success();
+    int64_t entries = typeOf(sinks).getDimSize(0);
+    int64_t headsQ = op.getAttentionShape().headsQ;
+    if (conflict(entries, headsQ))
+      return op->emitOpError("expected sinks to have one entry per query "
+                             "head (")
+             << headsQ << "), got " << entries;
+    return success();
+  }
+
+  /// A cap c > 0; +inf is no cap (canonicalized away), 0 would divide by
+  /// zero and a negative or NaN cap has no meaning.
+  LogicalResult verifySoftcap() {
+    FloatAttr softcap = op.getSoftcapAttr();
+    if (!softcap)
+      return success();
+    double cap = softcap.getValueAsDouble();
+    if (!(cap > 0))
+      return op->emitOpError("expected softcap to be positive (inf for no "
+                             "cap), got ")
+             << cap;
+    return success();
+  }
+
   AttentionOpInterface op;
 };
 
@@ -219,6 +248,31 @@ LogicalResult canonicalizeMask(OpTy op, PatternRewriter &rewriter) {
   return success();
 }
 
+/// grad_sinks is returned exactly when sinks are given, with their type.
+LogicalResult verifyGradSinks(AttentionGradOp op) {
+  Value sinks = op.getSinks(), gradSinks = op.getGradSinks();
+  if (!sinks && !gradSinks)
+    return success();
+  if (!sinks)
+    return op.emitOpError("expected no grad_sinks result without sinks");
+  if (!gradSinks)
+    return op.emitOpError("expected a grad_sinks result (the gradient of "
+                          "the sinks), got none");
+  return verifyResultType(op, "grad_sinks", gradSinks.getType(),
+                          sinks.getType());
+}
+
+/// Drops a softcap of +inf: c * tanh(s / c) tends to s as c grows, so an
+/// infinite cap is no cap and has one form, none.
+LogicalResult canonicalizeSoftcap(AttentionOpInterface op,
+                                  PatternRewriter &rewriter) {
+  FloatAttr softcap = op.getSoftcapAttr();
+  if (!softcap || !std::isinf(softcap.getValueAsDouble()))
+    return failure();
+  rewriter.modifyOpInPlace(op, [&] { op.removeSoftcapAttr(); });
+  return success();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -260,7 +314,9 @@ LogicalResult AttentionOp::verify() {
 
 LogicalResult AttentionOp::canonicalize(AttentionOp op,
                                         PatternRewriter &rewriter) {
-  return canonicalizeMask(op, rewriter);
+  bool mask = succeeded(canonicalizeMask(op, rewriter));
+  bool softcap = succeeded(canonicalizeSoftcap(op, rewriter));
+  return success(mask || softcap);
 }
 
 //===----------------------------------------------------------------------===//
@@ -282,12 +338,15 @@ LogicalResult AttentionGradOp::verify() {
       failed(verifyResultType(*this, "grad_key", getGradKey().getType(),
                               getKey().getType())) ||
       failed(verifyResultType(*this, "grad_value", getGradValue().getType(),
-                              getValue().getType())))
+                              getValue().getType())) ||
+      failed(verifyGradSinks(*this)))
     return failure();
   return verifySchedule(*this);
 }
 
 LogicalResult AttentionGradOp::canonicalize(AttentionGradOp op,
                                             PatternRewriter &rewriter) {
-  return canonicalizeMask(op, rewriter);
+  bool mask = succeeded(canonicalizeMask(op, rewriter));
+  bool softcap = succeeded(canonicalizeSoftcap(op, rewriter));
+  return success(mask || softcap);
 }

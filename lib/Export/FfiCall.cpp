@@ -49,6 +49,8 @@ std::string mlir::sdpa::whyNotExportable(AttentionOpInterface op) {
            "sequence lengths)";
   if (op.hasPerSequenceLengths())
     return "per-batch lengths (seqlens) are not exported";
+  if (op.hasScoreModifiers())
+    return "sinks and softcap are not exported";
   for (Type type : op->getOperandTypes())
     if (!cast<ShapedType>(type).hasStaticShape()) {
       std::string text;

@@ -113,8 +113,10 @@ AttentionOp import::createAttention(OpBuilder &builder, Location loc,
   auto queryType = cast<RankedTensorType>(query.getType());
   return AttentionOp::create(
       builder, loc, queryType, getLseType(spec.layout, queryType), query, key,
-      value, seqlens, BandAttr::get(builder.getContext(), spec.band),
-      scaleAttr(builder, spec.scale), spec.layout, ScheduleAttr());
+      value, seqlens, /*sinks=*/Value(),
+      BandAttr::get(builder.getContext(), spec.band),
+      scaleAttr(builder, spec.scale), /*softcap=*/FloatAttr(), spec.layout,
+      ScheduleAttr());
 }
 
 AttentionGradOp import::createAttentionGrad(
@@ -122,11 +124,12 @@ AttentionGradOp import::createAttentionGrad(
     Value output, Value gradOutput, Value lse, ValueRange seqlens,
     const AttentionSpec &spec) {
   return AttentionGradOp::create(
-      builder, loc, query.getType(), key.getType(), value.getType(), query,
-      key, value, output, gradOutput, lse, seqlens,
+      builder, loc, query.getType(), key.getType(), value.getType(),
+      /*grad_sinks=*/Type(), query, key, value, output, gradOutput, lse,
+      seqlens, /*sinks=*/Value(),
       BandAttr::get(builder.getContext(), spec.band),
-      scaleAttr(builder, spec.scale), spec.layout, ScheduleAttr(),
-      spec.deterministic);
+      scaleAttr(builder, spec.scale), /*softcap=*/FloatAttr(), spec.layout,
+      ScheduleAttr(), spec.deterministic);
 }
 
 std::optional<std::string> import::verifyQuietly(Operation *op) {

@@ -113,3 +113,34 @@ func.func @grad_with_schedule(%q: tensor<1x2x256x64xf16>, %lse: tensor<1x2x256xf
       -> tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>
   return %dq : tensor<1x2x256x64xf16>
 }
+
+// -----
+
+/// c * tanh(s / c) -> s as c -> inf: an infinite cap is no cap, and the
+/// canonical form has none. A finite cap stays.
+// CHECK-LABEL: func @infinite_softcap
+// CHECK: sdpa.attention %{{.*}}, %{{.*}}, %{{.*}} {mask = #sdpa.band<left = 3, right = 0, align = top_left>} :
+// CHECK: sdpa.attention %{{.*}}, %{{.*}}, %{{.*}} {mask = #sdpa.band<left = 3, right = 0, align = top_left>, softcap = 5.000000e+01 : f32} :
+func.func @infinite_softcap(%q: tensor<1x2x64x64xf16>) -> (tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>) {
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = 3, right = 0, align = top_left>, softcap = 0x7F800000 : f32}
+      : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16> -> tensor<1x2x64x64xf16>, tensor<1x2x64xf32>
+  %o2, %lse2 = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = 3, right = 0, align = top_left>, softcap = 50.0 : f32}
+      : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16> -> tensor<1x2x64x64xf16>, tensor<1x2x64xf32>
+  return %o, %o2 : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>
+}
+
+// -----
+
+/// The gradient op drops an infinite cap too, together with its band's
+/// canonical form, and keeps its sinks.
+// CHECK-LABEL: func @grad_infinite_softcap
+// CHECK-SAME: %[[SINK:[^:]*]]: tensor<2xf32>
+// CHECK: sdpa.attention_grad {{.*}} sinks(%[[SINK]] : tensor<2xf32>) {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+// CHECK-SAME: -> tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<2xf32>
+func.func @grad_infinite_softcap(%q: tensor<1x2x64x64xf16>, %lse: tensor<1x2x64xf32>, %sink: tensor<2xf32>) -> tensor<2xf32> {
+  %dq, %dk, %dv, %ds = sdpa.attention_grad %q, %q, %q, %q, %q, %lse sinks(%sink : tensor<2xf32>)
+      {mask = #sdpa.band<left = 63, right = 0, align = top_left>, softcap = 0x7F800000 : f32}
+      : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64xf32>
+      -> tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<2xf32>
+  return %ds : tensor<2xf32>
+}

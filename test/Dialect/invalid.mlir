@@ -292,3 +292,132 @@ func.func @bshd_rank(%q: tensor<1x8x2x64xf16>, %k: tensor<1x8x64xf16>) {
       : tensor<1x8x2x64xf16>, tensor<1x8x64xf16>, tensor<1x8x64xf16> -> tensor<1x8x2x64xf16>, tensor<1x2x8xf32>
   return
 }
+
+// -----
+
+/// One sink per query head, not per key/value head.
+func.func @sinks_per_kv_head(%q: tensor<1x16x8x64xf16>, %k: tensor<1x4x8x64xf16>, %sink: tensor<4xf32>) {
+  // expected-error @+1 {{expected sinks to have one entry per query head (16), got 4}}
+  %o, %lse = sdpa.attention %q, %k, %k sinks(%sink : tensor<4xf32>) {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x16x8x64xf16>, tensor<1x4x8x64xf16>, tensor<1x4x8x64xf16> -> tensor<1x16x8x64xf16>, tensor<1x16x8xf32>
+  return
+}
+
+// -----
+
+/// THD puts the query heads in dimension 1.
+func.func @thd_sinks(%q: tensor<100x8x64xf16>, %cu: tensor<3xi32>, %sink: tensor<100xf32>) {
+  // expected-error @+1 {{expected sinks to have one entry per query head (8), got 100}}
+  %o, %lse = sdpa.attention %q, %q, %q seqlens(%cu, %cu : tensor<3xi32>, tensor<3xi32>) sinks(%sink : tensor<100xf32>)
+      {mask = #sdpa.band<left = inf, right = 0, align = top_left>, layout = #sdpa.layout<thd>}
+      : tensor<100x8x64xf16>, tensor<100x8x64xf16>, tensor<100x8x64xf16> -> tensor<100x8x64xf16>, tensor<8x100xf32>
+  return
+}
+
+// -----
+
+/// Sink logits are f32 whatever the inputs' element type.
+func.func @sinks_type(%q: tensor<1x2x8x64xbf16>, %sink: tensor<2xbf16>) {
+  // expected-error @+1 {{operand #3 must be 1D tensor of 32-bit float values}}
+  %o, %lse = sdpa.attention %q, %q, %q sinks(%sink : tensor<2xbf16>) {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x8x64xbf16>, tensor<1x2x8x64xbf16>, tensor<1x2x8x64xbf16> -> tensor<1x2x8x64xbf16>, tensor<1x2x8xf32>
+  return
+}
+
+// -----
+
+func.func @sinks_rank(%q: tensor<1x2x8x64xf16>, %sink: tensor<1x2xf32>) {
+  // expected-error @+1 {{operand #3 must be 1D tensor of 32-bit float values}}
+  %o, %lse = sdpa.attention %q, %q, %q sinks(%sink : tensor<1x2xf32>) {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16> -> tensor<1x2x8x64xf16>, tensor<1x2x8xf32>
+  return
+}
+
+// -----
+
+/// A cap of 0 would divide by zero.
+func.func @softcap_zero(%q: tensor<1x2x8x64xf16>) {
+  // expected-error @+1 {{expected softcap to be positive (inf for no cap), got 0.000000e+00}}
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>, softcap = 0.0 : f32}
+      : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16> -> tensor<1x2x8x64xf16>, tensor<1x2x8xf32>
+  return
+}
+
+// -----
+
+func.func @softcap_negative(%q: tensor<1x2x8x64xf16>) {
+  // expected-error @+1 {{expected softcap to be positive (inf for no cap), got -5.000000e+01}}
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>, softcap = -50.0 : f32}
+      : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16> -> tensor<1x2x8x64xf16>, tensor<1x2x8xf32>
+  return
+}
+
+// -----
+
+/// NaN (0x7FC00000) compares false to everything, so `cap > 0` refuses it.
+func.func @softcap_nan(%q: tensor<1x2x8x64xf16>) {
+  // expected-error @+1 {{expected softcap to be positive (inf for no cap), got nan}}
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>, softcap = 0x7FC00000 : f32}
+      : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16> -> tensor<1x2x8x64xf16>, tensor<1x2x8xf32>
+  return
+}
+
+// -----
+
+func.func @softcap_f64(%q: tensor<1x2x8x64xf16>) {
+  // expected-error @+1 {{attribute 'softcap' failed to satisfy constraint: 32-bit float attribute}}
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>, softcap = 50.0 : f64}
+      : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16> -> tensor<1x2x8x64xf16>, tensor<1x2x8xf32>
+  return
+}
+
+// -----
+
+func.func @grad_softcap(%q: tensor<1x2x8x64xf16>, %lse: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{'sdpa.attention_grad' op expected softcap to be positive (inf for no cap), got -1.000000e+00}}
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>, softcap = -1.0 : f32}
+      : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8xf32>
+      -> tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>
+  return
+}
+
+// -----
+
+func.func @grad_sinks_shape(%q: tensor<1x2x8x64xf16>, %lse: tensor<1x2x8xf32>, %sink: tensor<3xf32>) {
+  // expected-error @+1 {{'sdpa.attention_grad' op expected sinks to have one entry per query head (2), got 3}}
+  %dq, %dk, %dv, %ds = sdpa.attention_grad %q, %q, %q, %q, %q, %lse sinks(%sink : tensor<3xf32>) {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8xf32>
+      -> tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<3xf32>
+  return
+}
+
+// -----
+
+/// Sinks without their gradient would drop dsinks.
+func.func @grad_sinks_missing(%q: tensor<1x2x8x64xf16>, %lse: tensor<1x2x8xf32>, %sink: tensor<2xf32>) {
+  // expected-error @+1 {{expected a grad_sinks result (the gradient of the sinks), got none}}
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse sinks(%sink : tensor<2xf32>) {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8xf32>
+      -> tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>
+  return
+}
+
+// -----
+
+func.func @grad_sinks_without_sinks(%q: tensor<1x2x8x64xf16>, %lse: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{expected no grad_sinks result without sinks}}
+  %dq, %dk, %dv, %ds = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8xf32>
+      -> tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @grad_sinks_type(%q: tensor<1x2x8x64xf16>, %lse: tensor<1x2x8xf32>, %sink: tensor<2xf32>) {
+  // expected-error @+1 {{expected grad_sinks to have type 'tensor<2xf32>', got 'tensor<?xf32>'}}
+  %dq, %dk, %dv, %ds = sdpa.attention_grad %q, %q, %q, %q, %q, %lse sinks(%sink : tensor<2xf32>) {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8xf32>
+      -> tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<?xf32>
+  return
+}

@@ -77,11 +77,67 @@ func.func @grad(%q: tensor<2x16x512x64xbf16>, %o: tensor<2x16x512x64xbf16>, %lse
   return %dq : tensor<2x16x512x64xbf16>
 }
 
-/// The generic form parses for the dense layout (layout defaults to bhsd).
+/// The generic form parses for the dense layout (layout defaults to bhsd);
+/// the operand segments are query, key, value, seqlens and sinks.
 // CHECK-LABEL: func @generic_form
 func.func @generic_form(%q: tensor<1x2x8x64xf16>) -> tensor<1x2x8x64xf16> {
   // CHECK: sdpa.attention %{{.*}} {mask = #sdpa.band<left = 3, right = inf, align = top_left>}
-  %o, %lse = "sdpa.attention"(%q, %q, %q) {mask = #sdpa.band<left = 3, right = inf, align = top_left>}
+  %o, %lse = "sdpa.attention"(%q, %q, %q) <{mask = #sdpa.band<left = 3, right = inf, align = top_left>,
+                                            operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}>
       : (tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>, tensor<1x2x8x64xf16>) -> (tensor<1x2x8x64xf16>, tensor<1x2x8xf32>)
   return %o : tensor<1x2x8x64xf16>
+}
+
+/// gpt-oss: one sink logit per query head (64 query heads over 8 kv heads).
+// CHECK-LABEL: func @sinks
+// CHECK-SAME: %[[Q:[^:]*]]: tensor<1x64x256x64xbf16>, %[[K:[^:]*]]: tensor<1x8x256x64xbf16>, %[[SINK:[^:]*]]: tensor<64xf32>
+func.func @sinks(%q: tensor<1x64x256x64xbf16>, %k: tensor<1x8x256x64xbf16>, %sink: tensor<64xf32>)
+    -> tensor<1x64x256x64xbf16> {
+  // CHECK: sdpa.attention %[[Q]], %[[K]], %[[K]] sinks(%[[SINK]] : tensor<64xf32>) {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+  // CHECK-SAME: -> tensor<1x64x256x64xbf16>, tensor<1x64x256xf32>
+  %o, %lse = sdpa.attention %q, %k, %k sinks(%sink : tensor<64xf32>)
+      {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+      : tensor<1x64x256x64xbf16>, tensor<1x8x256x64xbf16>, tensor<1x8x256x64xbf16>
+      -> tensor<1x64x256x64xbf16>, tensor<1x64x256xf32>
+  return %o : tensor<1x64x256x64xbf16>
+}
+
+/// Sinks next to THD offsets, with a dynamic number of entries.
+// CHECK-LABEL: func @thd_sinks
+// CHECK-SAME: %[[CU:[^:]*]]: tensor<3xi32>, %[[SINK:[^:]*]]: tensor<?xf32>
+func.func @thd_sinks(%q: tensor<100x8x64xf16>, %cu: tensor<3xi32>, %sink: tensor<?xf32>) -> tensor<100x8x64xf16> {
+  // CHECK: sdpa.attention %{{.*}}, %{{.*}}, %{{.*}} seqlens(%[[CU]], %[[CU]] : tensor<3xi32>, tensor<3xi32>) sinks(%[[SINK]] : tensor<?xf32>)
+  %o, %lse = sdpa.attention %q, %q, %q seqlens(%cu, %cu : tensor<3xi32>, tensor<3xi32>) sinks(%sink : tensor<?xf32>)
+      {mask = #sdpa.band<left = 31, right = 0, align = bottom_right>, layout = #sdpa.layout<thd>}
+      : tensor<100x8x64xf16>, tensor<100x8x64xf16>, tensor<100x8x64xf16>
+      -> tensor<100x8x64xf16>, tensor<8x100xf32>
+  return %o : tensor<100x8x64xf16>
+}
+
+/// Gemma 2: logits capped at 50.
+// CHECK-LABEL: func @softcap
+func.func @softcap(%q: tensor<1x8x512x256xbf16>) -> tensor<1x8x512x256xbf16> {
+  // CHECK: sdpa.attention
+  // CHECK-SAME: softcap = 5.000000e+01 : f32
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = 4095, right = 0, align = top_left>, softcap = 50.0 : f32}
+      : tensor<1x8x512x256xbf16>, tensor<1x8x512x256xbf16>, tensor<1x8x512x256xbf16>
+      -> tensor<1x8x512x256xbf16>, tensor<1x8x512xf32>
+  return %o : tensor<1x8x512x256xbf16>
+}
+
+/// The gradient with sinks returns their gradient as a fourth result.
+// CHECK-LABEL: func @grad_sinks
+// CHECK-SAME: %[[SINK:[^:]*]]: tensor<16xf32>
+func.func @grad_sinks(%q: tensor<2x16x512x64xbf16>, %lse: tensor<2x16x512xf32>, %sink: tensor<16xf32>)
+    -> (tensor<2x16x512x64xbf16>, tensor<16xf32>) {
+  // CHECK: %[[DQ:[^,]*]], %{{[^,]*}}, %{{[^,]*}}, %[[DSINK:[^ ]*]] = sdpa.attention_grad
+  // CHECK-SAME: sinks(%[[SINK]] : tensor<16xf32>) {deterministic, mask = #sdpa.band<left = 127, right = 0, align = top_left>, softcap = 3.000000e+01 : f32}
+  // CHECK-SAME: -> tensor<2x16x512x64xbf16>, tensor<2x16x512x64xbf16>, tensor<2x16x512x64xbf16>, tensor<16xf32>
+  // CHECK: return %[[DQ]], %[[DSINK]]
+  %dq, %dk, %dv, %dsink = sdpa.attention_grad %q, %q, %q, %q, %q, %lse sinks(%sink : tensor<16xf32>)
+      {mask = #sdpa.band<left = 127, right = 0, align = top_left>, deterministic, softcap = 30.0 : f32}
+      : tensor<2x16x512x64xbf16>, tensor<2x16x512x64xbf16>, tensor<2x16x512x64xbf16>,
+        tensor<2x16x512x64xbf16>, tensor<2x16x512x64xbf16>, tensor<2x16x512xf32>
+      -> tensor<2x16x512x64xbf16>, tensor<2x16x512x64xbf16>, tensor<2x16x512x64xbf16>, tensor<16xf32>
+  return %dq, %dsink : tensor<2x16x512x64xbf16>, tensor<16xf32>
 }

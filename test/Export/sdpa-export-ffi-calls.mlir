@@ -127,3 +127,19 @@ module attributes {sdpa.artifacts = {sdpa_fwd_0 = "kernel k forward\0Atile_q 64\
     return %o, %ot, %od : tensor<1x2x?x64xf16>, tensor<300x2x64xf16>, tensor<2x2x100x64xf16>
   }
 }
+
+// -----
+
+/// The FFI call has no operand for the sinks nor a field for the cap: such
+/// a site stays (the convert passes refuse it before any tag is attached).
+module attributes {sdpa.artifacts = {sdpa_fwd_0 = "kernel k forward\0Atile_q 64\0A"}} {
+  func.func @modifiers(%q: tensor<1x2x100x64xf16>, %sink: tensor<2xf32>) -> (tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>) {
+    // expected-error @+1 {{cannot export to an FFI call: sinks and softcap are not exported}}
+    %o, %lse = sdpa.attention %q, %q, %q sinks(%sink : tensor<2xf32>) {mask = #sdpa.band<left = inf, right = 0, align = top_left>, sdpa.kernel = @sdpa_fwd_0::@k}
+        : tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16> -> tensor<1x2x100x64xf16>, tensor<1x2x100xf32>
+    // expected-error @+1 {{cannot export to an FFI call: sinks and softcap are not exported}}
+    %o2, %lse2 = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>, softcap = 50.0 : f32, sdpa.kernel = @sdpa_fwd_0::@k}
+        : tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16> -> tensor<1x2x100x64xf16>, tensor<1x2x100xf32>
+    return %o, %o2 : tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>
+  }
+}

@@ -289,3 +289,26 @@ func.func @grad(%q: tensor<1x2x?x64xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x
   return %dq : tensor<1x2x?x64xbf16>
 }
 
+
+// -----
+
+/// Sinks and a softcap change no band: the schedule is gpt_oss_window_static's,
+/// and both modifiers stay on the op.
+// CHECK-LABEL: func @gpt_oss_window_sinks_softcap
+// CHECK-SAME: %[[SINK:[^:]*]]: tensor<2xf32>
+// CHECK: sdpa.attention_grad {{.*}} sinks(%[[SINK]] : tensor<2xf32>)
+// CHECK-SAME: schedule = #sdpa.schedule<tile_q = 128
+// CHECK-SAME: tile_kv = 64
+// CHECK-SAME: kv_begin = (d0)[s0, s1] -> (0, d0 * 2 - 2, d0 * 128 - 8191)
+// CHECK-SAME: kv_end = (d0)[s0, s1] -> (128, d0 * 2 + 2)
+// CHECK-SAME: kv_first = (d0)[s0, s1] -> (0, d0 * 2 - 2)
+// CHECK-SAME: relay_turn = (d0, d1)[s0, s1] -> (d0, d0 - d1 * 2 + 2)>
+// CHECK-SAME: softcap = 5.000000e+01 : f32
+func.func @gpt_oss_window_sinks_softcap(%q: tensor<1x2x8192x64xbf16>, %lse: tensor<1x2x8192xf32>, %sink: tensor<2xf32>) -> tensor<2xf32> {
+  %dq, %dk, %dv, %ds = sdpa.attention_grad %q, %q, %q, %q, %q, %lse sinks(%sink : tensor<2xf32>)
+      {mask = #sdpa.band<left = 127, right = 0, align = top_left>, softcap = 50.0 : f32}
+      : tensor<1x2x8192x64xbf16>, tensor<1x2x8192x64xbf16>, tensor<1x2x8192x64xbf16>, tensor<1x2x8192x64xbf16>,
+        tensor<1x2x8192x64xbf16>, tensor<1x2x8192xf32>
+      -> tensor<1x2x8192x64xbf16>, tensor<1x2x8192x64xbf16>, tensor<1x2x8192x64xbf16>, tensor<2xf32>
+  return %ds : tensor<2xf32>
+}

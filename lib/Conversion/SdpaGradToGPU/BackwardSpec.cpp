@@ -19,6 +19,13 @@ using namespace mlir::sdpa;
 FailureOr<BackwardKernelSpec>
 mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
                                   const BackwardKernelOptions &options) {
+  // Never lowered without them: a dropped sink or cap is a wrong result.
+  if (op.getSinks())
+    return op.emitOpError("expected no sinks: the gpu lowering does not "
+                          "implement attention sinks yet");
+  if (op.hasScoreModifiers())
+    return op.emitOpError("expected no softcap: the gpu lowering does not "
+                          "implement a logit softcap yet");
   BackwardKernelSpec spec;
   spec.packed = op.getLayout() == Layout::thd;
   if (!spec.packed && op.hasPerSequenceLengths())

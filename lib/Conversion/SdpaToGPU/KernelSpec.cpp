@@ -18,6 +18,13 @@ using namespace mlir::sdpa;
 FailureOr<ForwardKernelSpec>
 mlir::sdpa::getForwardKernelSpec(AttentionOp op,
                                  const ForwardKernelOptions &options) {
+  // Never lowered without them: a dropped sink or cap is a wrong result.
+  if (op.getSinks())
+    return op.emitOpError("expected no sinks: the gpu lowering does not "
+                          "implement attention sinks yet");
+  if (op.hasScoreModifiers())
+    return op.emitOpError("expected no softcap: the gpu lowering does not "
+                          "implement a logit softcap yet");
   bool packed = op.getLayout() == Layout::thd;
   // The runtime has lengths per sequence only as thd offsets; a dense layout
   // with per-batch valid lengths would need parameters it does not have.
