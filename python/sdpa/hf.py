@@ -39,13 +39,18 @@ class _NotTheBand:
 
 
 def band_mask(batch_size=None, cache_position=None, kv_length=None, kv_offset=0,
-              mask_function=None, attention_mask=None, **kwargs):
+              mask_function=None, attention_mask=None, q_length=None, q_offset=0, **kwargs):
     """transformers' mask-interface entry for NAME: None when the model's mask
-    is the band the attention function applies, else a marker it refuses."""
+    is the band the attention function applies, else a marker it refuses.
+    The query positions are `cache_position` (transformers 4.5x) or
+    `q_offset + arange(q_length)` (5.x)."""
     if attention_mask is not None and attention_mask.dim() == 2 and \
             not bool(attention_mask.bool().all()):
         return _NotTheBand("attention_mask has padding (the kernels take no mask tensor: pack "
                            "the sequences and call sdpa.attention with layout='thd')")
+    if cache_position is None and q_length is not None:
+        device = attention_mask.device if attention_mask is not None else None
+        cache_position = torch.arange(q_length, device=device) + q_offset
     if mask_function is None or cache_position is None or batch_size is None:
         return None
     b = torch.arange(batch_size, device=cache_position.device)[:, None]

@@ -158,6 +158,15 @@ class HuggingFaceMaskTest(unittest.TestCase):
         self.assertIsNone(self.check(window))
         self.assertIsNone(self.check(causal, torch.ones(2, 12, dtype=torch.bool)))
 
+    def test_query_positions_of_transformers_5(self):
+        # transformers 5 passes q_length/q_offset instead of cache_position.
+        doc = torch.tensor([[0] * 5 + [1] * 7, [0] * 12])
+        packed = lambda b, h, q, k: (k <= q) & (doc[b, q] == doc[b, k])  # noqa: E731
+        causal = lambda b, h, q, k: k <= q  # noqa: E731
+        args = dict(batch_size=2, kv_length=12, q_length=12, q_offset=0)
+        self.assertIsNone(self.hf.band_mask(mask_function=causal, **args))
+        self.assertIsNotNone(self.hf.band_mask(mask_function=packed, **args))
+
     def test_what_is_not_the_band_is_refused(self):
         doc = torch.tensor([[0] * 5 + [1] * 7, [0] * 12])
         packed = lambda b, h, q, k: (k <= q) & (doc[b, q] == doc[b, k])  # noqa: E731
