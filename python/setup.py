@@ -5,7 +5,8 @@ package data (sdpa/_lib/), taken from the first of: $SDPA_RUNTIME_LIB, the
 checkout's build/lib or build-runtime/lib, or a fresh CMake build of
 runtime/ (when cmake is on PATH; SDPA_BUILD_RUNTIME=0 skips it). Without any
 of them the package installs without the library and sdpa.runtime says at
-first use where it looked and how to build it.
+first use where it looked and how to build it. With $SDPA_PREBUILT_DIR the
+kernel artifacts in it are bundled too (sdpa/prebuilt/, docs/Frontends.md).
 """
 
 import os
@@ -52,6 +53,23 @@ def _built_library(build_temp):
     return None
 
 
+def _bundle_prebuilt(build_lib):
+    """Copies the artifacts of $SDPA_PREBUILT_DIR (a set made by
+    `python3 -m sdpa.kernels prebuild`) into sdpa/prebuilt/, the folder the
+    kernel cache searches after $SDPA_KERNEL_PATH."""
+    source = os.environ.get("SDPA_PREBUILT_DIR")
+    if not source:
+        return
+    if not os.path.isdir(source):
+        sys.exit(f"SDPA_PREBUILT_DIR={source}: no such directory")
+    target = os.path.join(build_lib, "sdpa", "prebuilt")
+    os.makedirs(target, exist_ok=True)
+    names = [n for n in sorted(os.listdir(source)) if n.endswith((".ptx", ".manifest"))]
+    for name in names:
+        shutil.copy2(os.path.join(source, name), os.path.join(target, name))
+    print(f"sdpa: bundled {len(names)} prebuilt files from {source}", file=sys.stderr)
+
+
 class BuildPyWithRuntime(build_py):
     def run(self):
         super().run()
@@ -62,6 +80,7 @@ class BuildPyWithRuntime(build_py):
             os.makedirs(target, exist_ok=True)
             shutil.copy2(library, os.path.join(target, LIBRARY))
             print(f"sdpa: bundled {library}", file=sys.stderr)
+        _bundle_prebuilt(self.build_lib)
 
 
 class PlatformDistribution(Distribution):
