@@ -97,7 +97,7 @@ class KernelConfig:
                  "thd" if self.varlen else "dense"]
         if self.direction == "backward":
             parts.append("det" if self.deterministic else "nd")
-        parts.append(f"s{self.scale:.9g}")
+        parts.append("s" + f"{self.scale:.9g}".replace("+", ""))  # a plain file stem
         if self.tile_q:
             parts.append(f"tq{self.tile_q}")
         if self.tile_kv:

@@ -96,8 +96,10 @@ def register(name=NAME):
     from transformers import AttentionInterface
     AttentionInterface.register(name, attention_forward)
     try:
-        from transformers import AttentionMaskInterface
-    except ImportError:  # older transformers: it passes the model's own mask
+        from transformers.masking_utils import AttentionMaskInterface
+    except ImportError:
+        # Before transformers 4.53 models build their own 4-D mask, which the
+        # attention function refuses (it takes the band only).
         return name
     AttentionMaskInterface.register(name, band_mask)
     return name

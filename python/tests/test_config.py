@@ -45,6 +45,14 @@ class SelectTest(unittest.TestCase):
         self.assertNotEqual(select("backward", "bf16", 64, deterministic=True),
                             select("backward", "bf16", 64))
 
+    def test_keys_are_plain_file_stems(self):
+        # sdpa-opt takes artifact names of letters, digits, '_', '-', '.'.
+        # float32(3e10) = 14648438 * 2^11 = 30000001024 (ties to even).
+        cfg = select("forward", "bf16", 64, scale=3e10)
+        self.assertEqual(cfg.key, "fwd-bf16-d64-linf-rinf-tl-dense-s3.0000001e10")
+        self.assertEqual(KernelConfig.from_key(cfg.key), cfg)
+        self.assertTrue(select("forward", "bf16", 64, scale=1e-5).key.endswith("-s9.99999975e-06"))
+
     def test_keys_round_trip(self):
         for cfg in COMMON + (select("backward", "f16", 64, 3, 5, "bottom_right", True, True, 0.3),):
             self.assertEqual(KernelConfig.from_key(cfg.key), cfg)
