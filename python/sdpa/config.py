@@ -128,8 +128,9 @@ class KernelConfig:
     def describe(self):
         """A one-line human description (for messages)."""
         edge = lambda e: "inf" if e is None else str(e)  # noqa: E731
-        text = (f"{self.direction} {self.dtype} head_dim {self.head_dim} band(left={edge(self.left)}, "
-                f"right={edge(self.right)}, {self.align}) {'thd' if self.varlen else 'dense'} "
+        text = (f"{self.direction} {self.dtype} head_dim {self.head_dim} "
+                f"band(left={edge(self.left)}, right={edge(self.right)}, {self.align}) "
+                f"{'thd' if self.varlen else 'dense'} "
                 f"scale {self.scale:.9g}")
         if self.direction == "backward":
             text += " deterministic" if self.deterministic else " atomic-dq"
