@@ -2,7 +2,8 @@
 """Hugging Face Mistral (sliding window) trained through sdpa.hf against its eager attention.
 
 A small MistralForCausalLM (transformers' own class; 2 layers, 4 query and 2
-kv heads of dim 64, sliding_window 128, random weights, bf16) is run on a
+kv heads of dim 64, sliding_window 128, random weights of std 0.1 so that
+attention is peaked enough for the window to matter, bf16) is run on a
 batch of 2 x 512 random tokens: logits, loss and, after loss.backward(),
 every parameter's gradient, with attn_implementation "sdpa_dialect"
 (sdpa.hf.register(): our kernels, causal window left = 127) and with
@@ -83,7 +84,8 @@ def main():
     config = MistralConfig(vocab_size=1000, hidden_size=256, intermediate_size=512,
                            num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
                            head_dim=64, max_position_embeddings=4096,
-                           sliding_window=args.window, attention_dropout=0.0)
+                           sliding_window=args.window, attention_dropout=0.0,
+                           initializer_range=0.1)
     config._attn_implementation = "eager"
     base = MistralForCausalLM(config).cuda().float()
     ids = torch.randint(0, config.vocab_size, (args.batch, args.seq), device="cuda")
