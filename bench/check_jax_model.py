@@ -11,14 +11,18 @@ rewritten module whose attention sites call `sdpa_forward` /
   * compiles the ORIGINAL text and the REWRITTEN one through JAX's client
     (jax._src.compiler.backend_compile_and_load on the CUDA backend), with
     our FFI targets registered (runtime/ffi/sdpa_jax.py);
-  * runs both on the same fresh random inputs (weights ~ N(0, 1/fan_in),
-    norm gains ~ 1 + N(0, 0.1^2), activations ~ N(0, 1)); before the
-    rewritten run the allocator's pool is filled with NaN (a large NaN
-    buffer is made and freed), so an output the kernels never write shows up;
+  * runs both on the same fresh random inputs (bench/model_inputs.py:
+    weights ~ N(0, 1/fan_in) by the dimensions a product contracts, norm
+    gains ~ 1 + N(0, 0.1^2), biases ~ N(0, 0.1^2), activations ~ N(0, 1));
+    before the rewritten run the allocator's pool is filled with NaN (a
+    large NaN buffer is made and freed), so an output the kernels never
+    write shows up;
   * compares the loss (relative error) and every gradient (max |x - ref| /
-    max |ref|) with the original's; where the fixture has a decomposed
-    (XLA-path) sibling with the same signature (gpt-oss-like), both are also
-    compared with that sibling evaluated in float64 on the CPU;
+    max |ref|) with the original's, and both with a float64 reference on the
+    CPU: the model itself on the XLA path, its decomposed sibling of the same
+    signature for a cuDNN one (gpt-oss-like); a gradient that is zero in
+    float64 (Flax's key bias) is measured against the largest gradient's
+    scale; the report lists every gradient;
   * negative control: the rewritten module with one call's band changed
     must be refused by the handler with an error naming the band;
   * times a training step both ways (median of --repeats after warm-up).
@@ -36,6 +40,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
+sys.path.insert(0, HERE)
+from model_inputs import model_inputs  # noqa: E402
 MODELS = os.path.join(ROOT, "test", "Import", "Inputs", "models")
 # Fixtures outside models/ that are training steps too.
 FIXTURES = {"jax-step": os.path.join(ROOT, "test", "Import", "Inputs",
@@ -47,19 +53,34 @@ DEFAULT_MODELS = ["jax-step", "gptoss_like_cudnn_vg", "mistral_like_cudnn_vg", "
 # well under 1e-2; gradients as the other bf16 checks (check_backward.py).
 LOSS_TOL = 1e-2
 GRAD_TOL = 5e-2
+# A gradient at most this fraction of the largest one in float64 is zero.
+ZERO = 1e-6
 
 
-def xla_sibling(name):
-    """The decomposed fixture of the same model, if there is one."""
-    if "_cudnn_" not in name:
+def decomposed_reference(name):
+    """The fixture whose float64 evaluation is the reference: the model
+    itself on the XLA path (attention written out), its decomposed sibling of
+    the same signature for a cuDNN one, None when there is neither."""
+    if name in FIXTURES:
         return None
+    if "_cudnn_" not in name:
+        return name
     sibling = name.replace("_cudnn_", "_xla_")
     return sibling if os.path.exists(os.path.join(MODELS, sibling + ".mlir")) else None
 
 
+def result_names(text):
+    """@main's jax.result_info names, in order."""
+    main = re.search(r"func\.func public @main\(.*?\) -> \((.*?)\) \{", text)
+    return re.findall(r'jax\.result_info = "([^"]*)"', main.group(1)) if main else []
+
+
 def to_f64(text):
-    """The module with every float tensor type made f64 (and f32 -inf)."""
+    """The module with every float tensor type made f64 (and f32 -inf); a
+    dot_general's algorithm (bf16 operands, f32 accumulation) is dropped, so
+    the products run in f64 too."""
     text = re.sub(r"(tensor<(?:[0-9]+x)*)(?:bf16|f16|f32)>", r"\1f64>", text)
+    text = re.sub(r", algorithm = <[^>]*>", "", text)
     return text.replace("0xFF800000", "0xFFF0000000000000")
 
 
@@ -105,21 +126,6 @@ class Runner:
         return outs
 
 
-def inputs(signature, rng):
-    """Fresh random inputs for @main's arguments, as float32 numpy arrays."""
-    import numpy as np
-    arrays = []
-    for shape, _ in signature:
-        if len(shape) == 1:
-            a = 1 + 0.1 * rng.standard_normal(shape)
-        elif len(shape) == 2:
-            a = rng.standard_normal(shape) / math.sqrt(shape[0])
-        else:
-            a = rng.standard_normal(shape)
-        arrays.append(a.astype(np.float32))
-    return arrays
-
-
 def cast(arrays, signature, f64=False):
     import jax.numpy as jnp
     import numpy as np
@@ -128,14 +134,13 @@ def cast(arrays, signature, f64=False):
             for a, (_, dt) in zip(arrays, signature)]
 
 
-def rel(x, ref):
-    """attention_ref.rel on host copies (torch on the CPU only)."""
+def rel(x, ref, floor=0.0):
+    """max|x - ref| / max(max|ref|, floor), on host copies in float64."""
     import numpy as np
-    import torch
-    sys.path.insert(0, HERE)
-    from attention_ref import rel as torch_rel
-    return torch_rel(torch.from_numpy(np.asarray(x, np.float64)),
-                     torch.from_numpy(np.asarray(ref, np.float64)))
+    x, ref = np.asarray(x, np.float64), np.asarray(ref, np.float64)
+    diff = float(np.max(np.abs(x - ref))) if ref.size else 0.0
+    scale = max(float(np.max(np.abs(ref))) if ref.size else 0.0, floor)
+    return diff / scale if scale > 0 else diff
 
 
 def poison_pool(runner, nbytes):
@@ -157,7 +162,7 @@ def median_ms(runner, executable, args, repeats):
     return statistics.median(times)
 
 
-def check_model(name, args, runner, cpu, rng, lines):
+def check_model(name, args, runner, cpu, rng, lines, details):
     """One model; returns the number of failures."""
     import numpy as np
     directory = os.path.join(args.artifacts, name)
@@ -175,7 +180,7 @@ def check_model(name, args, runner, cpu, rng, lines):
         return 0
     os.environ["SDPA_ARTIFACT_DIR"] = directory
     signature = runner.signature(original)
-    host = inputs(signature, rng)
+    host = model_inputs(signature, original, rng)
     dev = [runner.put(a) for a in cast(host, signature)]
 
     ours_exe = runner.compile(rewritten)
@@ -185,7 +190,7 @@ def check_model(name, args, runner, cpu, rng, lines):
     ours = [np.asarray(o.astype("float32")) for o in runner.run(ours_exe, dev)]
 
     ref = None
-    sibling = xla_sibling(name)
+    sibling = decomposed_reference(name)
     if sibling and cpu is not None:
         try:
             text = to_f64(open(os.path.join(MODELS, sibling + ".mlir")).read())
@@ -202,17 +207,42 @@ def check_model(name, args, runner, cpu, rng, lines):
     first = 1 if has_loss else 0
     e_loss = abs(float(ours[0]) - float(theirs[0])) / max(abs(float(theirs[0])), 1e-30) \
         if has_loss else 0.0
-    e_grads = [rel(a, b) for a, b in zip(ours[first:], theirs[first:])]
-    worst = max(e_grads) if e_grads else 0.0
-    ok = e_loss <= LOSS_TOL and all(e <= GRAD_TOL for e in e_grads) and \
-        not any(math.isnan(e) for e in e_grads + [e_loss])
+    names = result_names(original)
+    grads = []  # (name, max|ref|, zero, ours vs original, ours vs f64, original vs f64, ok)
+    largest = max(float(np.max(np.abs(r))) for r in (ref or theirs)[first:])
+    for i in range(first, len(theirs)):
+        gname = names[i] if i < len(names) else f"result[{i}]"
+        if ref is not None:
+            magnitude = float(np.max(np.abs(ref[i])))
+            zero = magnitude <= ZERO * largest
+        else:
+            magnitude, zero = float(np.max(np.abs(theirs[i]))), False
+        # A gradient that is zero in float64 (Flax's key bias: the softmax
+        # ignores the q . b_k it adds to a row) holds rounding noise only:
+        # its errors are measured against the largest gradient's scale.
+        floor = largest if zero else 0.0
+        e_orig = rel(ours[i], theirs[i], floor)
+        e_ours = rel(ours[i], ref[i], floor) if ref is not None else None
+        e_theirs = rel(theirs[i], ref[i], floor) if ref is not None else None
+        g_ok = e_orig <= GRAD_TOL and (e_ours is None or e_ours <= GRAD_TOL)
+        g_ok &= not math.isnan(e_orig) and not (e_ours is not None and math.isnan(e_ours))
+        grads.append((gname, magnitude, zero, e_orig, e_ours, e_theirs, g_ok))
+    worst = max((g[3] for g in grads), default=0.0)
+    ok = e_loss <= LOSS_TOL and not math.isnan(e_loss) and all(g[6] for g in grads)
     ref_text = "n/a"
     if ref is not None:
-        r_ours = max(rel(a, b) for a, b in zip(ours[first:], ref[first:]))
-        r_theirs = max(rel(a, b) for a, b in zip(theirs[first:], ref[first:]))
-        ref_text = f"{r_ours:.2e} / {r_theirs:.2e}"
-        ok &= r_ours <= GRAD_TOL and not math.isnan(r_ours)
+        ref_text = f"{max(g[4] for g in grads):.2e} / {max(g[5] for g in grads):.2e}"
     failures += not ok
+    details.append(f"### {name}")
+    details.append("")
+    details.append("| gradient | max abs (ref) | ours vs original | ours vs float64 | "
+                   "original vs float64 | result |")
+    details.append("|---|---|---|---|---|---|")
+    for gname, magnitude, zero, e_orig, e_ours, e_theirs, g_ok in grads:
+        f64 = (f"{e_ours:.2e} | {e_theirs:.2e}" if e_ours is not None else "n/a | n/a")
+        details.append(f"| {gname} | {magnitude:.2e}{' (zero)' if zero else ''} | "
+                       f"{e_orig:.2e} | {f64} | {'ok' if g_ok else 'FAIL'} |")
+    details.append("")
 
     # Negative control: the first call's left edge changed must be refused.
     control = "n/a"
@@ -232,7 +262,7 @@ def check_model(name, args, runner, cpu, rng, lines):
     t_ours = median_ms(runner, ours_exe, dev, args.repeats)
     loss = f"{float(theirs[0]):.6g} | {e_loss:.2e}" if has_loss else "(no loss) | "
     lines.append(f"| {name} | {calls} | {loss} | {worst:.2e} "
-                 f"({len(e_grads)} grads) | {ref_text} | {control} | {t_theirs:.3f} | "
+                 f"({len(grads)} grads) | {ref_text} | {control} | {t_theirs:.3f} | "
                  f"{t_ours:.3f} | {'ok' if ok else 'FAIL'} |")
     return failures
 
@@ -249,6 +279,9 @@ def main():
 
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     import jax
+    # The float64 references: without x64 JAX puts f64 arrays as f32 (the
+    # 027d401 run lost them so: "expected parameter 0 ... f64[256]").
+    jax.config.update("jax_enable_x64", True)
     import numpy as np
     sys.path.insert(0, os.path.join(ROOT, "runtime", "ffi"))
     import sdpa_jax
@@ -261,10 +294,10 @@ def main():
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
     rng = np.random.default_rng(seed)
 
-    rows, failures = [], 0
+    rows, details, failures = [], [], 0
     for name in args.models.split(","):
         try:
-            failures += check_model(name, args, runner, cpu, rng, rows)
+            failures += check_model(name, args, runner, cpu, rng, rows, details)
         except Exception as e:
             rows.append(f"| {name} | error: {type(e).__name__}: {str(e)[:300]} | | | | | | | | FAIL |")
             failures += 1
@@ -290,6 +323,14 @@ def main():
         *rows,
         "",
         f"{failures} failure(s).",
+        "",
+        "## Per gradient",
+        "",
+        f"max|x - ref| / max|ref| of each gradient; '(zero)': zero in float64 (at most "
+        f"{ZERO:g} of the largest gradient), its errors measured against the largest "
+        f"gradient's max|ref| instead.",
+        "",
+        *details,
     ]
     text = "\n".join(lines) + "\n"
     print(text)
