@@ -176,7 +176,7 @@ def probabilities(q, k, cfg):
 
 def sdpa_forward(cfg, q, k, v):
     layout = cfg["layout"]
-    q, k, v = (to_bhsd(x, layout) for x in (q, k, v))
+    q, k, v = (to_bhsd(np.asarray(x, np.float64), layout) for x in (q, k, v))
     p, lse = probabilities(q, expand_kv(k, q.shape[1]), cfg)
     o = np.einsum("bhqk,bhkd->bhqd", p, expand_kv(v, q.shape[1]))
     return [to_bhsd(o, layout), lse]
@@ -184,7 +184,7 @@ def sdpa_forward(cfg, q, k, v):
 
 def sdpa_backward(cfg, q, k, v, o, do, lse):
     layout = cfg["layout"]
-    q, k, v, o, do = (to_bhsd(x, layout) for x in (q, k, v, o, do))
+    q, k, v, o, do = (to_bhsd(np.asarray(x, np.float64), layout) for x in (q, k, v, o, do))
     hq, hkv = q.shape[1], k.shape[1]
     p, _ = probabilities(q, expand_kv(k, hq), cfg)
     dv = np.einsum("bhqk,bhqd->bhkd", p, do)
@@ -254,7 +254,8 @@ class Module:
 
     def run(self, args, native):
         self.native = native
-        return self.call("main", args)
+        types = [t for _, t in self.funcs["main"]["params"]]
+        return self.call("main", [as_dtype(a, parse_type(t)[1]) for a, t in zip(args, types)])
 
     def call(self, name, args):
         func = self.funcs[name]
