@@ -301,10 +301,12 @@ class Module:
             return [self.finish(np.broadcast_to(ramp, shape), dtype)]
         if kind == "broadcast_in_dim":
             dims = ints(re.search(r"dims = \[(.*?)\]", rest).group(1))
-            x = operands[0]
+            # Operand dimension i lands at dims[i] (in any order).
+            order = sorted(range(len(dims)), key=lambda i: dims[i])
+            x = np.transpose(operands[0], order)
             src = [1] * len(shape)
-            for i, d in enumerate(dims):
-                src[d] = x.shape[i]
+            for i in order:
+                src[dims[i]] = operands[0].shape[i]
             return [np.broadcast_to(x.reshape(src), shape).copy()]
         if kind == "transpose":
             return [np.transpose(operands[0], ints(re.search(r"dims = \[(.*?)\]", rest).group(1)))]

@@ -337,6 +337,19 @@ Node Matcher::matchScores(const Site &site, shlo::DotGeneralOp dot) {
       return {};
     lhsLabels = bshd ? Labels{Dim::B, Dim::Sq, Dim::Hkv, Dim::G, Dim::D}
                      : Labels{Dim::B, Dim::Hkv, Dim::G, Dim::Sq, Dim::D};
+    // JAX's split of a query over K repeated by the user (jnp.repeat), so
+    // one query head per (repeated) kv head: the sdpa op reads K itself,
+    // and the split's head dimension is the query head.
+    std::optional<std::pair<Value, int64_t>> repeated;
+    if (info->groups == 1)
+      repeated = unrepeatHeads(key, info->layout);
+    if (repeated) {
+      key = peelUpcast(repeated->first);
+      info->groups = repeated->second;
+      info->repeated = true;
+      lhsLabels = bshd ? Labels{Dim::B, Dim::Sq, Dim::H, Dim::Unit, Dim::D}
+                       : Labels{Dim::B, Dim::H, Dim::Unit, Dim::Sq, Dim::D};
+    }
   } else if (lhsType.getRank() == 4) {
     if (lhsType.getDimSize(bshd ? 2 : 1) != headsKv)
       return {};

@@ -330,6 +330,8 @@ private:
     Node init = forward.analyze(site.operand(1));
     if (init.kind != Kind::Splat || init.splat != 0)
       return fail("a sum in the gradient starts from a non-zero value");
+    if (std::optional<FailureOr<GradNode>> delta = deltaFromOutput(site, reduce))
+      return *delta;
     FailureOr<GradNode> in = analyze(site.operand(0));
     if (failed(in))
       return failure();
@@ -359,6 +361,59 @@ private:
       out = add(out, Poly{{multiply(row, Monomial{{reducedAtom(cell), 1}}), c}});
     }
     return GradNode{out, labels};
+  }
+
+  /// Delta = rowsum(dO * O) over the head dimension, with O the forward's
+  /// P V (a hand-written backward, as flash attention computes it): equal
+  /// to rowsum(P * dP) = rowsum(E dP) / s, since dO . sum_k P_k V_k =
+  /// sum_k P_k (dO . V_k). Nullopt when `reduce` does not sum a product
+  /// with dO; a failure when it sums dO times anything else.
+  std::optional<FailureOr<GradNode>> deltaFromOutput(const Site &site,
+                                                     shlo::ReduceOp reduce) {
+    auto decline = [&](const Twine &message) {
+      return std::optional<FailureOr<GradNode>>(FailureOr<GradNode>(fail(message)));
+    };
+    Site product = site.operand(0);
+    if (auto convert = product.value.getDefiningOp<shlo::ConvertOp>();
+        convert && isa<FloatType>(getElementTypeOrSelf(convert.getType())))
+      product = product.operand(0);
+    if (!isa_and_nonnull<shlo::MultiplyOp>(product.getDefiningOp()))
+      return std::nullopt;
+    ArrayRef<int64_t> shape = shapeOf(product.value);
+    for (unsigned side : {0u, 1u}) {
+      std::optional<Labels> doLabels =
+          readAs(product.getDefiningOp()->getOperand(side), gradOutput,
+                 gradOutputLabels, headsKv);
+      if (!doLabels)
+        continue;
+      Node out = forward.analyze(product.operand(1 - side).resolve());
+      if (out.kind != Kind::Out)
+        return decline("rowsum(dO * x) with x not the forward's output");
+      if (!out.info || !(out.info->exp == info.exp))
+        return decline("rowsum(dO * O) reads another attention's output");
+      if (significant(*doLabels, shape) != significant(out.labels, shape))
+        return decline("rowsum(dO * O) multiplies dO and O over different "
+                    "dimensions");
+      ArrayRef<int64_t> dims = reduce.getDimensions();
+      bool overHead = false;
+      for (int64_t d : dims) {
+        if ((*doLabels)[d] == Dim::D)
+          overHead = true;
+        else if (shape[d] != 1)
+          return decline("rowsum(dO * O) sums over another dimension than the "
+                      "head dimension");
+      }
+      if (!overHead)
+        return decline("rowsum(dO * O) does not sum over the head dimension");
+      Labels labels;
+      for (auto [d, label] : llvm::enumerate(*doLabels))
+        if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+          labels.push_back(label);
+      int rowsum = reducedAtom(Monomial{{kExp, 1}, {kGradProbs, 1}});
+      return FailureOr<GradNode>(GradNode{
+          multiply(atom(rowsum), *reciprocal(atom(kRowSum))), labels});
+    }
+    return std::nullopt;
   }
 
   /// select(mask, x, 0) with the forward's mask: x, since every term of
@@ -394,11 +449,21 @@ private:
       if (!doLabels)
         continue;
       Value v = dot->getOperand(1 - side);
-      auto traced = traceToRoot(v, info.key.getType());
-      if (!traced)
-        return fail("dP = dO V^T reads a value not shaped like the key");
-      std::optional<Labels> vLabels =
-          labelsAlong(traced->second, keyLabels(info.layout), headsKv);
+      // V repeated over the groups (jnp.repeat), read with query heads.
+      std::optional<std::pair<Value, SmallVector<Operation *>>> traced;
+      std::optional<Labels> vLabels;
+      if (auto un = info.repeated ? unrepeatHeads(peelUpcast(v), info.layout)
+                                  : std::nullopt;
+          un && un->second == info.groups) {
+        traced = std::make_pair(peelUpcast(un->first), SmallVector<Operation *>());
+        vLabels = queryLabels(info.layout, 2);
+        std::replace(vLabels->begin(), vLabels->end(), Dim::Sq, Dim::Skv);
+      } else {
+        traced = traceToRoot(v, info.key.getType());
+        if (!traced)
+          return fail("dP = dO V^T reads a value not shaped like the key");
+        vLabels = labelsAlong(traced->second, keyLabels(info.layout), headsKv);
+      }
       if (!vLabels)
         return fail("dP = dO V^T reads the value through a reshape");
       FailureOr<Labels> labels =
@@ -473,6 +538,67 @@ bool sameScale(double a, double b) {
   return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b));
 }
 
+/// The transpose of jnp.repeat's broadcast, as JAX writes it: `grad`, the
+/// gradient of the repeated tensor (`type` with `groups` times its heads,
+/// which are dimension `head`), reshaped to split the heads into (kv heads,
+/// groups), summed over the groups and any size-1 dimensions, then put
+/// back into `type` (the size-1 dimensions by a broadcast_in_dim or a
+/// reshape). Returns that value of `type`: the gradient of the tensor that
+/// was repeated, as sdpa.attention_grad computes it.
+FailureOr<Value> sumOverGroups(Matcher &matcher, Value grad,
+                               RankedTensorType type, unsigned head,
+                               int64_t groups) {
+  auto single = [](Value v) -> Operation * {
+    return v.hasOneUse() ? *v.user_begin() : nullptr;
+  };
+  auto reshape = dyn_cast_or_null<shlo::ReshapeOp>(single(grad));
+  if (!reshape)
+    return failure();
+  SmallVector<int64_t> split(shapeOf(grad));
+  if (split.size() != 4 || split[head] != type.getDimSize(head) * groups)
+    return failure();
+  split[head] = type.getDimSize(head);
+  split.insert(split.begin() + head + 1, groups);
+  if (shapeOf(reshape.getResult()) != ArrayRef<int64_t>(split))
+    return failure();
+  auto reduce = dyn_cast_or_null<shlo::ReduceOp>(single(reshape.getResult()));
+  if (!reduce || reduce->getNumOperands() != 2 ||
+      reduce.getApplies() != "stablehlo.add" || reduce->getNumResults() != 1)
+    return failure();
+  Node init = matcher.analyze(Site{reduce->getOperand(1), {}});
+  if (init.kind != Kind::Splat || init.splat != 0)
+    return failure();
+  ArrayRef<int64_t> dims = reduce.getDimensions();
+  if (!llvm::is_contained(dims, int64_t(head) + 1))
+    return failure();
+  for (int64_t d : dims)
+    if (d != int64_t(head) + 1 && split[d] != 1)
+      return failure();
+  Value sum = reduce->getResult(0);
+  if (sum.getType() == type)
+    return sum;
+  // The size-1 dimensions JAX summed over come back in order (a reshape,
+  // or a broadcast_in_dim with increasing dimensions).
+  Operation *back = single(sum);
+  if (!back || back->getNumResults() != 1 ||
+      back->getResult(0).getType() != type)
+    return failure();
+  if (isa<shlo::ReshapeOp>(back))
+    return back->getResult(0);
+  auto broadcast = dyn_cast<shlo::BroadcastInDimOp>(back);
+  if (!broadcast)
+    return failure();
+  ArrayRef<int64_t> map = broadcast.getBroadcastDimensions();
+  ArrayRef<int64_t> from = shapeOf(sum);
+  for (auto [i, d] : llvm::enumerate(map))
+    if ((i > 0 && d <= map[i - 1]) || from[i] != type.getDimSize(d))
+      return failure();
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!llvm::is_contained(map, d) && type.getDimSize(d) != 1)
+      return failure();
+  return broadcast.getResult();
+}
+
 } // namespace
 
 FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
@@ -488,11 +614,32 @@ FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
   Labels qLabels = queryLabels(info.layout, info.groups);
   // With one kv head the query head is the group index (h = g): label it so,
   // as the split query Q' of the scores is.
-  if (headsKv == 1)
+  if (headsKv == 1 && !info.repeated)
     for (Dim &label : qLabels)
       if (label == Dim::H)
         label = Dim::G;
   Labels kLabels = keyLabels(info.layout);
+  // K and V repeated over the groups (jnp.repeat): the products read the
+  // repeated tensors, [B, S, H, D] or [B, H, S, D] with query heads, and
+  // their gradients are summed over each group back to K's and V's type.
+  unsigned head = info.layout == Layout::bshd ? 2 : 1;
+  Labels repLabels = queryLabels(info.layout, 2);
+  std::replace(repLabels.begin(), repLabels.end(), Dim::Sq, Dim::Skv);
+  SmallVector<int64_t> repShape(shapeOf(info.key));
+  repShape[head] *= info.groups;
+  auto repType = RankedTensorType::get(
+      repShape, cast<RankedTensorType>(keyType).getElementType());
+  auto toKvLayout = [&](Value out, const Labels &labels,
+                        double *factor) -> FailureOr<Value> {
+    if (!info.repeated)
+      return followToLayout(out, labels, keyType, kLabels, headsKv, factor);
+    FailureOr<Value> grad =
+        followToLayout(out, labels, repType, repLabels, headsKv, factor);
+    if (failed(grad))
+      return failure();
+    return sumOverGroups(matcher, *grad, cast<RankedTensorType>(keyType),
+                         head, info.groups);
+  };
 
   // dV = P^T dO: dO is the first value in Q's type behind the other operand.
   Backward result;
@@ -524,11 +671,12 @@ FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
   if (!result.gradOutput)
     return fail("dV = P^T dO has no probabilities operand");
   double dvFactor = 1.0;
-  FailureOr<Value> gradValue = followToLayout(dv.getResult(), dvLabels,
-                                              keyType, kLabels, headsKv,
-                                              &dvFactor);
+  FailureOr<Value> gradValue = toKvLayout(dv.getResult(), dvLabels, &dvFactor);
   if (failed(gradValue) || dvFactor != 1.0)
-    return fail("dV = P^T dO is not brought back to the value's layout");
+    return fail(info.repeated
+                    ? "dV = P^T dO is not summed over the groups of the "
+                      "repeated value back to the value's layout"
+                    : "dV = P^T dO is not brought back to the value's layout");
   result.gradValue = *gradValue;
 
   // dQ = scale dS K and dK = scale dS^T Q: the other products reading K or
@@ -551,6 +699,10 @@ FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
       Value operand = dot->getOperand(side);
       std::optional<Labels> kl =
           readAs(peelUpcast(operand), info.key, kLabels, headsKv);
+      if (!kl && info.repeated)
+        if (auto un = unrepeatHeads(peelUpcast(operand), info.layout);
+            un && un->second == info.groups && peelUpcast(un->first) == info.key)
+          kl = repLabels;
       std::optional<Labels> ql =
           kl ? std::nullopt
              : readAs(peelUpcast(operand), info.query, qLabels, headsKv);
@@ -589,12 +741,13 @@ FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
       FailureOr<Value> root =
           isGradQuery ? followToLayout(dot.getResult(), *labels, queryType,
                                        qLabels, headsKv, &factor)
-                      : followToLayout(dot.getResult(), *labels, keyType,
-                                       kLabels, headsKv, &factor);
+                      : toKvLayout(dot.getResult(), *labels, &factor);
       if (failed(root))
-        return fail(Twine(isGradQuery ? "dQ" : "dK") +
-                    " is not brought back to the " +
-                    (isGradQuery ? "query's" : "key's") + " layout");
+        return fail(isGradQuery ? "dQ is not brought back to the query's layout"
+                    : info.repeated
+                        ? "dK is not summed over the groups of the repeated "
+                          "key back to the key's layout"
+                        : "dK is not brought back to the key's layout");
       if (!sameScale(factor, info.scale))
         return fail(Twine(isGradQuery ? "dQ" : "dK") + " is scaled by " +
                     std::to_string(factor) + ", not the forward's scale " +
