@@ -59,12 +59,14 @@ int32_t dtypeCode(ElementType type) {
   return -1;
 }
 
-/// A tensor of `shape`, densely packed, at a 256-byte aligned address.
+/// A tensor of `shape`, densely packed, at a 256-byte aligned address 1 TiB
+/// from the last (consistent tensors do not overlap: the runtime refuses
+/// outputs that alias).
 SdpaTensor makeTensor(uint64_t &next, int32_t dtype,
                       std::vector<int64_t> shape) {
   SdpaTensor t{};
   t.data = next;
-  next += 1 << 20;
+  next += uint64_t(1) << 40;
   t.dtype = dtype;
   t.rank = static_cast<int32_t>(shape.size());
   for (size_t i = 0; i < shape.size(); ++i)

@@ -535,7 +535,7 @@ bool Checker::checkCore(const SdpaTensor &q, const SdpaTensor &k,
   params["heads_q"] = ParamValue::int32(static_cast<int32_t>(problem.headsQ));
   params["heads_kv"] = ParamValue::int32(static_cast<int32_t>(problem.headsKv));
   params["batch"] = ParamValue::int32(static_cast<int32_t>(problem.batch));
-  params["scale"] = ParamValue::float32(manifest.scale);
+  params["scale"] = ParamValue::float32(manifest.scaleF32());
   return true;
 }
 
@@ -593,6 +593,54 @@ SdpaWorkspaceSizes workspaceFor(const Manifest &manifest,
   return sizes;
 }
 
+/// A tensor the kernels read or write, for the aliasing check.
+struct Operand {
+  const char *name;
+  const SdpaTensor *tensor;
+  /// Written by a kernel (an output or a workspace).
+  bool written;
+};
+
+/// The bytes [first, last] an already checked tensor spans; false if empty.
+bool byteRange(const SdpaTensor &t, uint64_t &first, uint64_t &last) {
+  if (t.data == 0 || t.rank == 0)
+    return false;
+  int64_t span = 0;
+  for (int i = 0; i < t.rank; ++i) {
+    if (t.shape[i] == 0)
+      return false;
+    span += (t.shape[i] - 1) * t.strides[i];
+  }
+  first = t.data;
+  last = t.data + uint64_t(span + 1) * uint64_t(elementBytes(t.dtype)) - 1;
+  return true;
+}
+
+/// Refuses a written operand whose bytes overlap those of any other operand:
+/// the kernels assume their outputs and workspaces private (relay counters
+/// that alias delta would never reach their turns). Inputs may share memory
+/// with each other (q, k, v sliced out of one buffer).
+bool checkNoAliasing(std::initializer_list<Operand> operands,
+                     std::string &error) {
+  for (const Operand &a : operands) {
+    uint64_t aFirst, aLast;
+    if (!a.written || !byteRange(*a.tensor, aFirst, aLast))
+      continue;
+    for (const Operand &b : operands) {
+      uint64_t bFirst, bLast;
+      if (&a == &b || !byteRange(*b.tensor, bFirst, bLast))
+        continue;
+      if (aFirst <= bLast && bFirst <= aLast) {
+        error = std::string(a.name) + ": its memory overlaps " + b.name +
+                "'s (outputs and workspaces must not share memory with each "
+                "other or with an input)";
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 /// One backward workspace and when the artifact needs it.
 struct Workspace {
   const char *name;
@@ -608,8 +656,17 @@ bool sdpa::runtime::checkForward(const Manifest &manifest,
                                  const SdpaForwardArgs &args, Problem &problem,
                                  ParamTable &params, std::string &error) {
   Layout layout;
-  return checkShared(manifest, Direction::Forward, args,
-                     /*withHostOffsets=*/true, layout, problem, params, error);
+  if (!checkShared(manifest, Direction::Forward, args,
+                   /*withHostOffsets=*/true, layout, problem, params, error))
+    return false;
+  return checkNoAliasing({{"q", &args.q, false},
+                          {"k", &args.k, false},
+                          {"v", &args.v, false},
+                          {"cu_seqlens_q", &args.cu_seqlens_q, false},
+                          {"cu_seqlens_kv", &args.cu_seqlens_kv, false},
+                          {"o", &args.o, true},
+                          {"lse", &args.lse, true}},
+                         error);
 }
 
 bool sdpa::runtime::backwardWorkspace(const Manifest &manifest,
@@ -655,12 +712,31 @@ bool sdpa::runtime::checkBackward(const Manifest &manifest,
       {"relay_counters", args.relay_counters, SDPA_DTYPE_I32,
        sizes.relay_counter_elements,
        manifest.deterministic || usesParam(manifest, "relay_counters")}};
-  for (const Workspace &w : workspaces) {
+  SdpaTensor unused = {};
+  const SdpaTensor *used[3];
+  for (int i = 0; i < 3; ++i) {
+    const Workspace &w = workspaces[i];
+    used[i] = &unused;
     if (!w.needed)
       continue;
     if (!checker.checkWorkspace(w.name, w.tensor, w.dtype, w.elements))
       return false;
     params[w.name] = ParamValue::pointer(w.tensor.data);
+    used[i] = &w.tensor;
   }
-  return true;
+  return checkNoAliasing({{"q", &args.q, false},
+                          {"k", &args.k, false},
+                          {"v", &args.v, false},
+                          {"o", &args.o, false},
+                          {"lse", &args.lse, false},
+                          {"do", &args.dout, false},
+                          {"cu_seqlens_q", &args.cu_seqlens_q, false},
+                          {"cu_seqlens_kv", &args.cu_seqlens_kv, false},
+                          {"dq", &args.dq, true},
+                          {"dk", &args.dk, true},
+                          {"dv", &args.dv, true},
+                          {"dq_accum", used[0], true},
+                          {"delta", used[1], true},
+                          {"relay_counters", used[2], true}},
+                         error);
 }

@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <sys/stat.h>
 #include <vector>
 
 using namespace sdpa::runtime;
@@ -179,19 +180,15 @@ struct LaunchStep {
   PackedParams params;
 };
 
-/// Work on the stream between loading the module and the first launch.
-using BeforeLaunch = std::function<SdpaStatus(const CudaDriver &)>;
-
-/// The launch sequence of every entry point: forms each kernel's grid and
-/// packs its parameters (refusing before any CUDA call), loads the module
-/// into the current context, runs `beforeLaunch`, then launches the kernels
-/// in order on `stream`. Null kernels (roles an artifact lacks) are skipped;
-/// a kernel with an empty grid launches nothing.
-SdpaStatus launchKernels(SdpaArtifact &artifact,
-                         std::initializer_list<const Kernel *> kernels,
-                         const ParamTable &table, const GridValues &gridValues,
-                         void *stream, const BeforeLaunch &beforeLaunch = {}) {
-  std::vector<LaunchStep> steps;
+/// Forms each kernel's grid and packs its parameters: everything a launch
+/// checks before its first CUDA call. The check entry points run exactly
+/// this too, so they refuse what the launch would refuse. Null kernels
+/// (roles an artifact lacks) are skipped.
+SdpaStatus planLaunch(const std::vector<const Kernel *> &kernels,
+                      const ParamTable &table, const GridValues &gridValues,
+                      std::vector<LaunchStep> &steps) {
+  steps.clear();
+  steps.reserve(kernels.size());
   for (const Kernel *kernel : kernels) {
     if (!kernel)
       continue;
@@ -202,6 +199,22 @@ SdpaStatus launchKernels(SdpaArtifact &artifact,
         !step.params.pack(*kernel, table, error))
       return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
   }
+  return SDPA_SUCCESS;
+}
+
+/// Work on the stream between loading the module and the first launch.
+using BeforeLaunch = std::function<SdpaStatus(const CudaDriver &)>;
+
+/// The launch sequence of every entry point: planLaunch, then the module
+/// into the current context, `beforeLaunch`, and the kernels in order on
+/// `stream`. A kernel with an empty grid launches nothing.
+SdpaStatus launchKernels(SdpaArtifact &artifact,
+                         const std::vector<const Kernel *> &kernels,
+                         const ParamTable &table, const GridValues &gridValues,
+                         void *stream, const BeforeLaunch &beforeLaunch = {}) {
+  std::vector<LaunchStep> steps;
+  if (SdpaStatus s = planLaunch(kernels, table, gridValues, steps))
+    return s;
   const CudaDriver *cuda;
   LoadedModule *module;
   if (SdpaStatus s = ensureModule(artifact, cuda, module))
@@ -227,6 +240,18 @@ SdpaStatus launchKernels(SdpaArtifact &artifact,
                           cuda->describe("cuLaunchKernel", r));
   }
   return SDPA_SUCCESS;
+}
+
+/// The kernels of a forward.
+std::vector<const Kernel *> forwardKernels(const Manifest &m) {
+  return {m.findKernel(KernelRole::Forward)};
+}
+
+/// The kernels of a backward, in launch order (null for roles it lacks).
+std::vector<const Kernel *> backwardKernels(const Manifest &m) {
+  return {m.findKernel(KernelRole::BwdPreprocess),
+          m.findKernel(KernelRole::BwdMain),
+          m.findKernel(KernelRole::BwdDqConvert)};
 }
 
 /// Checks an entry point's arguments with `check` (checkForward or
@@ -263,8 +288,22 @@ SdpaStatus sdpaArtifactLoad(const char *manifestPath, SdpaArtifact **out) {
     return failWith(SDPA_ERROR_INVALID_MANIFEST, path + ": " + error);
   size_t slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-  if (!readFile(dir + art->manifest.ptxFile, art->ptx, error))
+  std::string ptxPath = dir + art->manifest.ptxFile;
+  // The driver takes the PTX as a C string: it must be a whole, non-empty
+  // file (a directory reads as empty) without NUL bytes (one would end it).
+  struct stat info;
+  if (stat(ptxPath.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
+    return failWith(SDPA_ERROR_IO,
+                    path + ": key 'ptx': " + ptxPath + " is not a regular file");
+  if (!readFile(ptxPath, art->ptx, error))
     return failWith(SDPA_ERROR_IO, path + ": key 'ptx': " + error);
+  if (art->ptx.empty())
+    return failWith(SDPA_ERROR_IO, path + ": key 'ptx': " + ptxPath +
+                                       " is empty");
+  if (size_t nul = art->ptx.find('\0'); nul != std::string::npos)
+    return failWith(SDPA_ERROR_IO, path + ": key 'ptx': " + ptxPath +
+                                       " holds a NUL byte at offset " +
+                                       std::to_string(nul) + " (not PTX text)");
   art->manifestPath = path;
   *out = art.release();
   return SDPA_SUCCESS;
@@ -333,7 +372,7 @@ SdpaStatus sdpaArtifactBand(const SdpaArtifact *artifact, int64_t *left,
   *left = m.left.value_or(-1);
   *right = m.right.value_or(-1);
   *bottomRight = m.align == Alignment::BottomRight;
-  *scale = m.scale;
+  *scale = m.scaleF32();
   return SDPA_SUCCESS;
 }
 
@@ -341,8 +380,12 @@ SdpaStatus sdpaForwardCheck(const SdpaArtifact *artifact,
                             const SdpaForwardArgs *args) {
   Problem problem;
   ParamTable table;
-  return checkArguments("sdpaForwardCheck", artifact, args, checkForward,
-                        problem, table);
+  if (SdpaStatus s = checkArguments("sdpaForwardCheck", artifact, args,
+                                    checkForward, problem, table))
+    return s;
+  std::vector<LaunchStep> steps;
+  return planLaunch(forwardKernels(artifact->manifest), table, problem.grid,
+                    steps);
 }
 
 SdpaStatus sdpaForward(SdpaArtifact *artifact, const SdpaForwardArgs *args,
@@ -352,9 +395,8 @@ SdpaStatus sdpaForward(SdpaArtifact *artifact, const SdpaForwardArgs *args,
   if (SdpaStatus s = checkArguments("sdpaForward", artifact, args,
                                     checkForward, problem, table))
     return s;
-  return launchKernels(*artifact,
-                       {artifact->manifest.findKernel(KernelRole::Forward)},
-                       table, problem.grid, stream);
+  return launchKernels(*artifact, forwardKernels(artifact->manifest), table,
+                       problem.grid, stream);
 }
 
 SdpaStatus sdpaBackwardWorkspace(const SdpaArtifact *artifact,
@@ -373,8 +415,12 @@ SdpaStatus sdpaBackwardCheck(const SdpaArtifact *artifact,
                              const SdpaBackwardArgs *args) {
   Problem problem;
   ParamTable table;
-  return checkArguments("sdpaBackwardCheck", artifact, args, checkBackward,
-                        problem, table);
+  if (SdpaStatus s = checkArguments("sdpaBackwardCheck", artifact, args,
+                                    checkBackward, problem, table))
+    return s;
+  std::vector<LaunchStep> steps;
+  return planLaunch(backwardKernels(artifact->manifest), table, problem.grid,
+                    steps);
 }
 
 SdpaStatus sdpaBackward(SdpaArtifact *artifact, const SdpaBackwardArgs *args,
@@ -399,11 +445,8 @@ SdpaStatus sdpaBackward(SdpaArtifact *artifact, const SdpaBackwardArgs *args,
                           cuda.describe("cuMemsetD32Async", r));
     return SDPA_SUCCESS;
   };
-  return launchKernels(*artifact,
-                       {m.findKernel(KernelRole::BwdPreprocess),
-                        m.findKernel(KernelRole::BwdMain),
-                        m.findKernel(KernelRole::BwdDqConvert)},
-                       table, problem.grid, stream, zeroRelayCounters);
+  return launchKernels(*artifact, backwardKernels(m), table, problem.grid,
+                       stream, zeroRelayCounters);
 }
 
 SdpaStatus sdpaLaunchKernel(SdpaArtifact *artifact, const char *kernelName,

@@ -14,17 +14,18 @@ constexpr int32_t kF32 = SDPA_DTYPE_F32;
 constexpr int32_t kI32 = SDPA_DTYPE_I32;
 
 /// Dense forward arguments: B = `batch` (2), Hq = 16, Hkv = 4, Sq = 1000,
-/// Skv = 1500, D = 64, bf16, bhsd; with `nullData`, every data pointer is 0
-/// (allowed for empty tensors).
+/// Skv = 1500, D = 64, bf16, bhsd, each tensor 64 GiB from the next (they
+/// must not overlap); with `nullData`, every data pointer is 0 (allowed for
+/// empty tensors).
 SdpaForwardArgs denseArgs(int64_t batch = 2, bool nullData = false) {
   auto at = [&](uint64_t address) { return nullData ? 0 : address; };
   SdpaForwardArgs a{};
   a.layout = SDPA_LAYOUT_BHSD;
-  a.q = makeTensor(at(0x100000), kBf16, {batch, 16, 1000, 64});
-  a.k = makeTensor(at(0x200000), kBf16, {batch, 4, 1500, 64});
-  a.v = makeTensor(at(0x300000), kBf16, {batch, 4, 1500, 64});
-  a.o = makeTensor(at(0x400000), kBf16, {batch, 16, 1000, 64});
-  a.lse = makeTensor(at(0x500000), kF32, {batch, 16, 1000});
+  a.q = makeTensor(at(0x1000000000), kBf16, {batch, 16, 1000, 64});
+  a.k = makeTensor(at(0x2000000000), kBf16, {batch, 4, 1500, 64});
+  a.v = makeTensor(at(0x3000000000), kBf16, {batch, 4, 1500, 64});
+  a.o = makeTensor(at(0x4000000000), kBf16, {batch, 16, 1000, 64});
+  a.lse = makeTensor(at(0x5000000000), kF32, {batch, 16, 1000});
   return a;
 }
 
@@ -36,13 +37,13 @@ struct ThdFixture {
   SdpaForwardArgs args{};
   ThdFixture() {
     args.layout = SDPA_LAYOUT_THD;
-    args.q = makeTensor(0x100000, kBf16, {300, 16, 64});
-    args.k = makeTensor(0x200000, kBf16, {500, 4, 64});
-    args.v = makeTensor(0x300000, kBf16, {500, 4, 64});
-    args.o = makeTensor(0x400000, kBf16, {300, 16, 64});
-    args.lse = makeTensor(0x500000, kF32, {16, 300});
-    args.cu_seqlens_q = makeTensor(0x600000, kI32, {4});
-    args.cu_seqlens_kv = makeTensor(0x600100, kI32, {4});
+    args.q = makeTensor(0x1000000000, kBf16, {300, 16, 64});
+    args.k = makeTensor(0x2000000000, kBf16, {500, 4, 64});
+    args.v = makeTensor(0x3000000000, kBf16, {500, 4, 64});
+    args.o = makeTensor(0x4000000000, kBf16, {300, 16, 64});
+    args.lse = makeTensor(0x5000000000, kF32, {16, 300});
+    args.cu_seqlens_q = makeTensor(0x6000000000, kI32, {4});
+    args.cu_seqlens_kv = makeTensor(0x6000000100, kI32, {4});
     args.max_seqlen_q = 200;
     args.max_seqlen_kv = 300;
     args.host_cu_seqlens_q = hostQ;
@@ -121,8 +122,8 @@ TEST(ForwardCheck, DenseBhsdFillsEveryParameter) {
   EXPECT_EQ(p.grid.qTiles, 8);   // ceil(1000 / 128)
   EXPECT_EQ(p.grid.kvTiles, 24); // ceil(1500 / 64)
   EXPECT_EQ(p.grid.totalRows, 2 * 16 * 1000);
-  EXPECT_EQ(t.at("q").ptr, 0x100000u);
-  EXPECT_EQ(t.at("lse").ptr, 0x500000u);
+  EXPECT_EQ(t.at("q").ptr, 0x1000000000u);
+  EXPECT_EQ(t.at("lse").ptr, 0x5000000000u);
   EXPECT_EQ(i64(t, "q_stride_b"), 16 * 1000 * 64);
   EXPECT_EQ(i64(t, "q_stride_h"), 1000 * 64);
   EXPECT_EQ(i64(t, "q_stride_s"), 64);
@@ -144,11 +145,11 @@ TEST(ForwardCheck, BshdStridesComeFromTheLayout) {
   Manifest m = parseOrDie(forwardLines());
   SdpaForwardArgs a = denseArgs();
   a.layout = SDPA_LAYOUT_BSHD;
-  a.q = makeTensor(0x100000, kBf16, {2, 1000, 16, 64});
-  a.o = makeTensor(0x400000, kBf16, {2, 1000, 16, 64});
-  a.k = makeTensor(0x200000, kBf16, {2, 1500, 4, 64});
+  a.q = makeTensor(0x1000000000, kBf16, {2, 1000, 16, 64});
+  a.o = makeTensor(0x4000000000, kBf16, {2, 1000, 16, 64});
+  a.k = makeTensor(0x2000000000, kBf16, {2, 1500, 4, 64});
   // v is a view into a packed [B, S, 2, Hkv, D] kv buffer.
-  a.v = makeTensor(0x300000, kBf16, {2, 1500, 4, 64});
+  a.v = makeTensor(0x3000000000, kBf16, {2, 1500, 4, 64});
   a.v.strides[0] = 1500 * 2 * 4 * 64;
   a.v.strides[1] = 2 * 4 * 64;
   Problem p;
@@ -186,8 +187,8 @@ TEST(ForwardCheck, ThdUsesOffsetsAndMaximumLengths) {
   EXPECT_EQ(i64(t, "k_stride_s"), 4 * 64);
   EXPECT_EQ(i64(t, "lse_stride_b"), 0);
   EXPECT_EQ(i64(t, "lse_stride_h"), 300);
-  EXPECT_EQ(t.at("cu_seqlens_q").ptr, 0x600000u);
-  EXPECT_EQ(t.at("cu_seqlens_kv").ptr, 0x600100u);
+  EXPECT_EQ(t.at("cu_seqlens_q").ptr, 0x6000000000u);
+  EXPECT_EQ(t.at("cu_seqlens_kv").ptr, 0x6000000100u);
   EXPECT_EQ(i32(t, "seq_q"), 200);
   EXPECT_EQ(i32(t, "batch"), 3);
 }
@@ -223,11 +224,11 @@ TEST(ForwardCheck, EmptyTensorsMayHaveHugeStrides) {
 TEST(ForwardCheck, SizeOneDimensionsIgnoreTheirStrides) {
   Manifest m = parseOrDie(forwardLines());
   SdpaForwardArgs a = denseArgs();
-  a.q = makeTensor(0x100000, kBf16, {1, 16, 1000, 64});
-  a.o = makeTensor(0x400000, kBf16, {1, 16, 1000, 64});
-  a.k = makeTensor(0x200000, kBf16, {1, 4, 1500, 64});
-  a.v = makeTensor(0x300000, kBf16, {1, 4, 1500, 64});
-  a.lse = makeTensor(0x500000, kF32, {1, 16, 1000});
+  a.q = makeTensor(0x1000000000, kBf16, {1, 16, 1000, 64});
+  a.o = makeTensor(0x4000000000, kBf16, {1, 16, 1000, 64});
+  a.k = makeTensor(0x2000000000, kBf16, {1, 4, 1500, 64});
+  a.v = makeTensor(0x3000000000, kBf16, {1, 4, 1500, 64});
+  a.lse = makeTensor(0x5000000000, kF32, {1, 16, 1000});
   a.q.strides[0] = 3; // as torch may give after unsqueeze or expand
   Problem p;
   ParamTable t;
@@ -249,11 +250,11 @@ TEST(ForwardCheck, RejectsEachBadArgument) {
   a.k.data = 0;
   EXPECT_FORWARD_ERROR(m, a, "k: null data pointer");
   a = denseArgs();
-  a.v.data = 0x300008;
-  EXPECT_FORWARD_ERROR(m, a, "v: data pointer 0x300008 is not 16-byte aligned");
+  a.v.data = 0x3000000008;
+  EXPECT_FORWARD_ERROR(m, a, "v: data pointer 0x3000000008 is not 16-byte aligned");
   a = denseArgs();
-  a.lse.data = 0x500004;
-  EXPECT_FORWARD_ERROR(m, a, "lse: data pointer 0x500004 is not 16-byte");
+  a.lse.data = 0x5000000004;
+  EXPECT_FORWARD_ERROR(m, a, "lse: data pointer 0x5000000004 is not 16-byte");
   a = denseArgs();
   a.q.dtype = kF16;
   EXPECT_FORWARD_ERROR(m, a, "q: expected dtype bf16 (the artifact's), got f16");
@@ -261,7 +262,7 @@ TEST(ForwardCheck, RejectsEachBadArgument) {
   a.o.dtype = 9;
   EXPECT_FORWARD_ERROR(m, a, "o: unknown dtype code 9");
   a = denseArgs();
-  a.q = makeTensor(0x100000, kBf16, {2, 16, 1000, 128});
+  a.q = makeTensor(0x1000000000, kBf16, {2, 16, 1000, 128});
   EXPECT_FORWARD_ERROR(m, a,
                        "q: head_dim (last dimension) is 128, the artifact was "
                        "compiled for 64");
@@ -281,32 +282,32 @@ TEST(ForwardCheck, RejectsEachBadArgument) {
   a.v.strides[0] = -1;
   EXPECT_FORWARD_ERROR(m, a, "v: negative stride -1 in dimension 0");
   a = denseArgs();
-  a.v = makeTensor(0x300000, kBf16, {2, 4, 1499, 64});
+  a.v = makeTensor(0x3000000000, kBf16, {2, 4, 1499, 64});
   EXPECT_FORWARD_ERROR(m, a, "v: shape [2, 4, 1499, 64] differs from k's "
                              "[2, 4, 1500, 64]");
   a = denseArgs();
-  a.o = makeTensor(0x400000, kBf16, {2, 16, 999, 64});
+  a.o = makeTensor(0x4000000000, kBf16, {2, 16, 999, 64});
   EXPECT_FORWARD_ERROR(m, a, "o: shape [2, 16, 999, 64] differs from q's");
   a = denseArgs();
-  a.k = makeTensor(0x200000, kBf16, {3, 4, 1500, 64});
+  a.k = makeTensor(0x2000000000, kBf16, {3, 4, 1500, 64});
   a.v = a.k;
-  a.v.data = 0x300000;
+  a.v.data = 0x3000000000;
   EXPECT_FORWARD_ERROR(m, a, "k: batch is 3, q's is 2");
   a = denseArgs();
-  a.k = makeTensor(0x200000, kBf16, {2, 5, 1500, 64});
+  a.k = makeTensor(0x2000000000, kBf16, {2, 5, 1500, 64});
   a.v = a.k;
-  a.v.data = 0x300000;
+  a.v.data = 0x3000000000;
   EXPECT_FORWARD_ERROR(m, a, "heads: query heads (16) are not a multiple of "
                              "kv heads (5)");
   a = denseArgs();
-  a.k = makeTensor(0x200000, kBf16, {2, 0, 1500, 64});
+  a.k = makeTensor(0x2000000000, kBf16, {2, 0, 1500, 64});
   a.v = a.k;
   EXPECT_FORWARD_ERROR(m, a, "k: zero heads");
   a = denseArgs();
   a.q.shape[2] = -5;
   EXPECT_FORWARD_ERROR(m, a, "q: negative size -5 in dimension 2");
   a = denseArgs();
-  a.lse = makeTensor(0x500000, kF32, {2, 16, 999});
+  a.lse = makeTensor(0x5000000000, kF32, {2, 16, 999});
   EXPECT_FORWARD_ERROR(m, a, "lse: expected shape [2, 16, 1000] (batch, "
                              "heads_q, seq_q), got [2, 16, 999]");
   a = denseArgs();
@@ -320,14 +321,14 @@ TEST(ForwardCheck, RejectsEachBadArgument) {
   a.lse.strides[2] = 2;
   EXPECT_FORWARD_ERROR(m, a, "lse: the seq stride must be 1, got 2");
   a = denseArgs();
-  a.cu_seqlens_q = makeTensor(0x600000, kI32, {3});
+  a.cu_seqlens_q = makeTensor(0x6000000000, kI32, {3});
   EXPECT_FORWARD_ERROR(m, a, "cu_seqlens_q: given for the dense layout bhsd");
 }
 
 TEST(ForwardCheck, RejectsLengthsBeyond32BitIndexing) {
   Manifest m = parseOrDie(forwardLines());
   SdpaForwardArgs a = denseArgs();
-  a.q = makeTensor(0x100000, kBf16, {1, 1, 2147483648LL, 64});
+  a.q = makeTensor(0x1000000000, kBf16, {1, 1, 2147483648LL, 64});
   EXPECT_FORWARD_ERROR(m, a, "q: dimension 2 has size 2147483648, beyond "
                              "32-bit index arithmetic");
 
@@ -335,13 +336,13 @@ TEST(ForwardCheck, RejectsLengthsBeyond32BitIndexing) {
   // left edge they do not: 2147483000 query rows are 16777211 tiles of 128 =
   // 2147483008 positions; with 64 keys (one tile) and L = 127 that still
   // fits (2147483199), with 20000 keys (313 tiles, 20032) it does not.
-  a.q = makeTensor(0x100000, kBf16, {1, 16, 2147483000LL, 64});
+  a.q = makeTensor(0x1000000000, kBf16, {1, 16, 2147483000LL, 64});
   a.o = a.q;
-  a.o.data = 0x400000;
-  a.k = makeTensor(0x200000, kBf16, {1, 4, 64, 64});
+  a.o.data = 0x4000000000;
+  a.k = makeTensor(0x2000000000, kBf16, {1, 4, 64, 64});
   a.v = a.k;
-  a.v.data = 0x300000;
-  a.lse = makeTensor(0x500000, kF32, {1, 16, 2147483000LL});
+  a.v.data = 0x3000000000;
+  a.lse = makeTensor(0x5000000000, kF32, {1, 16, 2147483000LL});
   Problem p;
   ParamTable t;
   std::string error;
@@ -349,19 +350,19 @@ TEST(ForwardCheck, RejectsLengthsBeyond32BitIndexing) {
   // It fails only on the heads * rows product, not on the band reach.
   EXPECT_FALSE(fits);
   EXPECT_EQ(error.find("seq_q/seq_kv"), std::string::npos) << error;
-  a.k = makeTensor(0x200000, kBf16, {1, 4, 20000, 64});
+  a.k = makeTensor(0x2000000000, kBf16, {1, 4, 20000, 64});
   a.v = a.k;
-  a.v.data = 0x300000;
+  a.v.data = 0x3000000000;
   EXPECT_FORWARD_ERROR(m, a, "seq_q/seq_kv: 2147483000 and 20000 positions, "
                              "rounded to tiles and widened by the band, "
                              "overflow 32-bit index arithmetic");
 
   // Lengths and band fit, but heads * tokens does not: 2 * 16 * 2^27 = 2^32.
   a = denseArgs();
-  a.q = makeTensor(0x100000, kBf16, {2, 16, 1LL << 27, 64});
+  a.q = makeTensor(0x1000000000, kBf16, {2, 16, 1LL << 27, 64});
   a.o = a.q;
-  a.o.data = 0x400000;
-  a.lse = makeTensor(0x500000, kF32, {2, 16, 1LL << 27});
+  a.o.data = 0x4000000000;
+  a.lse = makeTensor(0x5000000000, kF32, {2, 16, 1LL << 27});
   EXPECT_FORWARD_ERROR(m, a, "q: heads_q * query tokens = 16 * 268435456 rows "
                              "overflow 32-bit index arithmetic");
 }
@@ -372,7 +373,7 @@ TEST(ForwardCheck, RejectsLengthsBeyond32BitIndexing) {
 TEST(ForwardCheck, RejectsByteOffsetsBeyond64Bits) {
   Manifest m = parseOrDie(forwardLines());
   SdpaForwardArgs a = denseArgs();
-  a.q = makeTensor(0x100000, kBf16, {2, 16, 1000, 64});
+  a.q = makeTensor(0x1000000000, kBf16, {2, 16, 1000, 64});
   a.q.strides[0] = int64_t(1) << 62;
   EXPECT_FORWARD_ERROR(m, a, "q: byte offsets overflow 64 bits");
 }
@@ -393,7 +394,7 @@ TEST(ForwardCheck, RejectsBadThdOffsets) {
   Manifest m = parseOrDie(varlenLines());
   {
     ThdFixture f;
-    f.args.cu_seqlens_kv = makeTensor(0x600100, kI32, {5});
+    f.args.cu_seqlens_kv = makeTensor(0x6000000100, kI32, {5});
     f.args.host_cu_seqlens_kv = nullptr;
     EXPECT_FORWARD_ERROR(m, f.args,
                          "cu_seqlens_kv: 5 offsets, but cu_seqlens_q has 4");
@@ -405,7 +406,7 @@ TEST(ForwardCheck, RejectsBadThdOffsets) {
   }
   {
     ThdFixture f;
-    f.args.cu_seqlens_q = makeTensor(0x600000, kI32, {0});
+    f.args.cu_seqlens_q = makeTensor(0x6000000000, kI32, {0});
     EXPECT_FORWARD_ERROR(m, f.args, "cu_seqlens_q: expected at least one offset");
   }
   {
@@ -455,7 +456,7 @@ TEST(ForwardCheck, RejectsBadThdOffsets) {
   }
   {
     ThdFixture f;
-    f.args.lse = makeTensor(0x500000, kF32, {300, 16});
+    f.args.lse = makeTensor(0x5000000000, kF32, {300, 16});
     EXPECT_FORWARD_ERROR(m, f.args, "lse: expected shape [16, 300] (heads_q, "
                                     "tokens_q), got [300, 16]");
   }
@@ -478,18 +479,18 @@ TEST(ForwardCheck, RefusesABackwardArtifact) {
 SdpaBackwardArgs backwardArgs() {
   SdpaBackwardArgs a{};
   a.layout = SDPA_LAYOUT_BSHD;
-  a.q = makeTensor(0x100000, kF16, {2, 100, 8, 128});
-  a.k = makeTensor(0x200000, kF16, {2, 300, 2, 128});
-  a.v = makeTensor(0x300000, kF16, {2, 300, 2, 128});
-  a.o = makeTensor(0x400000, kF16, {2, 100, 8, 128});
-  a.lse = makeTensor(0x500000, kF32, {2, 8, 100});
-  a.dout = makeTensor(0x600000, kF16, {2, 100, 8, 128});
-  a.dq = makeTensor(0x700000, kF16, {2, 100, 8, 128});
-  a.dk = makeTensor(0x800000, kF16, {2, 300, 2, 128});
-  a.dv = makeTensor(0x900000, kF16, {2, 300, 2, 128});
-  a.dq_accum = makeTensor(0xa00000, kF32, {2 * 8 * 100 * 128});
-  a.delta = makeTensor(0xb00000, kF32, {2, 8, 100});
-  a.relay_counters = makeTensor(0xc00000, kI32, {2, 8, 2});
+  a.q = makeTensor(0x1000000000, kF16, {2, 100, 8, 128});
+  a.k = makeTensor(0x2000000000, kF16, {2, 300, 2, 128});
+  a.v = makeTensor(0x3000000000, kF16, {2, 300, 2, 128});
+  a.o = makeTensor(0x4000000000, kF16, {2, 100, 8, 128});
+  a.lse = makeTensor(0x5000000000, kF32, {2, 8, 100});
+  a.dout = makeTensor(0x6000000000, kF16, {2, 100, 8, 128});
+  a.dq = makeTensor(0x7000000000, kF16, {2, 100, 8, 128});
+  a.dk = makeTensor(0x8000000000, kF16, {2, 300, 2, 128});
+  a.dv = makeTensor(0x9000000000, kF16, {2, 300, 2, 128});
+  a.dq_accum = makeTensor(0xa000000000, kF32, {2 * 8 * 100 * 128});
+  a.delta = makeTensor(0xb000000000, kF32, {2, 8, 100});
+  a.relay_counters = makeTensor(0xc000000000, kI32, {2, 8, 2});
   return a;
 }
 
@@ -517,10 +518,10 @@ TEST(BackwardCheck, FillsGradientParameters) {
   ParamTable t;
   std::string error;
   ASSERT_TRUE(checkBackward(m, backwardArgs(), p, t, error)) << error;
-  EXPECT_EQ(t.at("do").ptr, 0x600000u);
-  EXPECT_EQ(t.at("dq_accum").ptr, 0xa00000u);
-  EXPECT_EQ(t.at("delta").ptr, 0xb00000u);
-  EXPECT_EQ(t.at("relay_counters").ptr, 0xc00000u);
+  EXPECT_EQ(t.at("do").ptr, 0x6000000000u);
+  EXPECT_EQ(t.at("dq_accum").ptr, 0xa000000000u);
+  EXPECT_EQ(t.at("delta").ptr, 0xb000000000u);
+  EXPECT_EQ(t.at("relay_counters").ptr, 0xc000000000u);
   EXPECT_EQ(i64(t, "dq_stride_s"), 8 * 128);
   EXPECT_EQ(i64(t, "dk_stride_s"), 2 * 128);
   EXPECT_EQ(i64(t, "dv_stride_h"), 128);
@@ -537,16 +538,16 @@ TEST(BackwardCheck, RejectsBadGradientsAndWorkspaces) {
         << "got '" << error << "', expected '" << text << "'";
   };
   a = backwardArgs();
-  a.dout = makeTensor(0x600000, kF16, {2, 99, 8, 128});
+  a.dout = makeTensor(0x6000000000, kF16, {2, 99, 8, 128});
   expectError(a, "do: shape [2, 99, 8, 128] differs from q's");
   a = backwardArgs();
   a.dk.dtype = kBf16;
   expectError(a, "dk: expected dtype f16 (the artifact's), got bf16");
   a = backwardArgs();
-  a.dv.data = 0x900002;
-  expectError(a, "dv: data pointer 0x900002 is not 16-byte aligned");
+  a.dv.data = 0x9000000002;
+  expectError(a, "dv: data pointer 0x9000000002 is not 16-byte aligned");
   a = backwardArgs();
-  a.dq_accum = makeTensor(0xa00000, kF32, {2 * 8 * 100 * 64});
+  a.dq_accum = makeTensor(0xa000000000, kF32, {2 * 8 * 100 * 64});
   expectError(a, "dq_accum: holds 102400 elements, expected 204800");
   a = backwardArgs();
   a.delta.dtype = kBf16;
@@ -558,8 +559,42 @@ TEST(BackwardCheck, RejectsBadGradientsAndWorkspaces) {
   a.relay_counters.data = 0;
   expectError(a, "relay_counters: null data pointer");
   a = backwardArgs();
-  a.relay_counters = makeTensor(0xc00000, kI32, {2, 8, 1});
+  a.relay_counters = makeTensor(0xc000000000, kI32, {2, 8, 1});
   expectError(a, "relay_counters: holds 16 elements, expected 32");
+}
+
+bool startsWith(const std::string &text, const std::string &prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+/// Issue 13: outputs and workspaces that share memory were accepted (relay
+/// counters aliasing delta would hang the relay). Inputs may still share.
+TEST(ArgCheck, RefusesAliasedOutputsAndWorkspaces) {
+  Manifest fwd = parseOrDie(forwardLines());
+  SdpaForwardArgs a = denseArgs();
+  a.o.data = a.q.data;
+  EXPECT_EQ(forwardCheck(fwd, a),
+            "o: its memory overlaps q's (outputs and workspaces must not "
+            "share memory with each other or with an input)");
+  a = denseArgs();
+  a.lse.data = a.o.data + 16; // inside o
+  EXPECT_PRED2(startsWith, forwardCheck(fwd, a), "o: its memory overlaps lse's");
+  a = denseArgs();
+  a.v.data = a.k.data; // k and v from one buffer: fine
+  EXPECT_EQ(forwardCheck(fwd, a), "");
+
+  Manifest bwd = parseOrDie(backwardLines());
+  SdpaBackwardArgs b = backwardArgs();
+  b.relay_counters.data = b.delta.data;
+  EXPECT_PRED2(startsWith, backwardError(bwd, b),
+               "delta: its memory overlaps relay_counters's");
+  b = backwardArgs();
+  b.dk.data = b.dq.data + 256 * 1024; // dq spans 409600 bytes
+  EXPECT_PRED2(startsWith, backwardError(bwd, b), "dq: its memory overlaps dk's");
+  b = backwardArgs();
+  b.dq_accum.data = b.k.data;
+  EXPECT_PRED2(startsWith, backwardError(bwd, b),
+               "dq_accum: its memory overlaps k's");
 }
 
 } // namespace

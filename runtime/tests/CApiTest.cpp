@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -91,7 +92,8 @@ TEST(CApi, LoadErrorsNameTheFileLineAndKey) {
   std::string bad = dir.write("bad.manifest", join(lines));
   EXPECT_EQ(sdpaArtifactLoad(bad.c_str(), &art), SDPA_ERROR_INVALID_MANIFEST);
   EXPECT_EQ(std::string(sdpaGetLastError()),
-            bad + ": line 6: key 'head_dim': expected 64 or 128, got '80'");
+            bad + ": line 6: key 'head_dim': expected 32, 64, 96, 128, 160, "
+                  "192, 224 or 256 for a forward artifact, got '80'");
 
   std::string noPtx = dir.write("noptx.manifest", join(forwardLines()));
   EXPECT_EQ(sdpaArtifactLoad(noPtx.c_str(), &art), SDPA_ERROR_IO);
@@ -100,6 +102,60 @@ TEST(CApi, LoadErrorsNameTheFileLineAndKey) {
                       "/fwd.ptx"),
             std::string::npos)
       << sdpaGetLastError();
+}
+
+/// Issue 13: a directory named by `ptx` loaded as empty PTX, and a NUL in
+/// the file cut the text the driver JIT-compiles short.
+TEST(CApi, RefusesPtxThatIsNoWholeTextFile) {
+  TempDir dir;
+  std::vector<std::string> lines = forwardLines();
+  lines[2] = "ptx sub";
+  std::string sub = dir.path + "/sub";
+  ASSERT_EQ(mkdir(sub.c_str(), 0700), 0);
+  std::string manifest = dir.write("dir.manifest", join(lines));
+  SdpaArtifact *art = nullptr;
+  EXPECT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_ERROR_IO);
+  EXPECT_EQ(std::string(sdpaGetLastError()),
+            manifest + ": key 'ptx': " + sub + " is not a regular file");
+  rmdir(sub.c_str());
+
+  dir.write("fwd.ptx", "");
+  manifest = dir.write("fwd.manifest", join(forwardLines()));
+  EXPECT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_ERROR_IO);
+  EXPECT_EQ(std::string(sdpaGetLastError()),
+            manifest + ": key 'ptx': " + dir.path + "/fwd.ptx is empty");
+
+  dir.write("fwd.ptx", std::string(kPtx) + std::string("\0// tail", 8));
+  EXPECT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_ERROR_IO);
+  EXPECT_EQ(std::string(sdpaGetLastError()),
+            manifest + ": key 'ptx': " + dir.path +
+                "/fwd.ptx holds a NUL byte at offset " +
+                std::to_string(std::string(kPtx).size()) + " (not PTX text)");
+  EXPECT_EQ(art, nullptr);
+}
+
+/// Issue 13: sdpaForwardCheck passed a grid past 65535 that sdpaForward
+/// refused. The check runs the launch path's grid formation and packing.
+TEST(CApi, CheckRefusesWhatTheLaunchRefuses) {
+  TempDir dir;
+  dir.write("fwd.ptx", kPtx);
+  std::string manifest = dir.write("fwd.manifest", join(forwardLines()));
+  SdpaArtifact *art = nullptr;
+  ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS);
+  SdpaForwardArgs a{};
+  a.layout = SDPA_LAYOUT_BHSD;
+  a.q = makeTensor(uint64_t(1) << 32, SDPA_DTYPE_BF16, {1, 70000, 10, 64});
+  a.o = makeTensor(uint64_t(2) << 32, SDPA_DTYPE_BF16, {1, 70000, 10, 64});
+  a.k = makeTensor(uint64_t(3) << 32, SDPA_DTYPE_BF16, {1, 1, 12, 64});
+  a.v = makeTensor(uint64_t(4) << 32, SDPA_DTYPE_BF16, {1, 1, 12, 64});
+  a.lse = makeTensor(uint64_t(5) << 32, SDPA_DTYPE_F32, {1, 70000, 10});
+  const char *expected = "grid: kernel 'sdpa_fwd' dimension y = 70000 "
+                         "(heads_q) exceeds the limit 65535";
+  EXPECT_EQ(sdpaForwardCheck(art, &a), SDPA_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(sdpaGetLastError(), expected);
+  EXPECT_EQ(sdpaForward(art, &a, nullptr), SDPA_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(sdpaGetLastError(), expected);
+  sdpaArtifactDestroy(art);
 }
 
 TEST(CApi, ChecksArgumentsBeforeAnyCudaCall) {

@@ -161,7 +161,10 @@ TEST(Manifest, RejectsEachKindOfBadInput) {
       {"trailing space", replaced(f, 6, "head_dim 64 "), "line 6: empty field"},
       {"tab", replaced(f, 6, "head_dim\t64"), "line 6: fields must be separated"},
       {"crlf", replaced(f, 6, "head_dim 64\r"),
-       "line 6: fields must be separated"},
+       "line 6: the line ends in a carriage return: manifests have LF line "
+       "endings, not CRLF"},
+      {"carriage return inside", replaced(f, 6, "head_dim\r64"),
+       "line 6: control character 0x0d in the line"},
       {"too few values", replaced(f, 9, "band 127 0"),
        "line 9: key 'band' expects 3 values (L R align), got 2"},
       {"too many values", replaced(f, 6, "head_dim 64 128"),
@@ -171,10 +174,11 @@ TEST(Manifest, RejectsEachKindOfBadInput) {
        "'sideways'"},
       {"bad dtype", replaced(f, 5, "dtype f32"),
        "line 5: key 'dtype': expected 'f16' or 'bf16', got 'f32'"},
-      {"bad head_dim", replaced(f, 6, "head_dim 96"),
-       "line 6: key 'head_dim': expected 64 or 128, got '96'"},
+      {"bad head_dim", replaced(f, 6, "head_dim 48"),
+       "line 6: key 'head_dim': expected 32, 64, 96, 128, 160, 192, 224 or "
+       "256 for a forward artifact, got '48'"},
       {"non-numeric head_dim", replaced(f, 6, "head_dim 6x4"),
-       "line 6: key 'head_dim': expected 64 or 128, got '6x4'"},
+       "line 6: key 'head_dim': expected a positive integer, got '6x4'"},
       {"zero tile", replaced(f, 7, "tile_q 0"),
        "line 7: key 'tile_q': expected a positive integer up to 65536, got "
        "'0'"},
@@ -193,15 +197,17 @@ TEST(Manifest, RejectsEachKindOfBadInput) {
        "line 9: key 'band': expected align 'top_left' or 'bottom_right', got "
        "'center'"},
       {"bad scale", replaced(f, 10, "scale 0.125x"),
-       "line 10: key 'scale': expected a positive finite float, got '0.125x'"},
+       "line 10: key 'scale': expected a positive normal f32, 1.17549435e-38 "
+       "to 3.40282347e+38, got '0.125x'"},
       {"negative scale", replaced(f, 10, "scale -1"),
-       "line 10: key 'scale': expected a positive finite float"},
+       "line 10: key 'scale': expected a positive normal f32"},
       {"nan scale", replaced(f, 10, "scale nan"),
-       "line 10: key 'scale': expected a positive finite float"},
+       "line 10: key 'scale': expected a positive normal f32"},
       {"bad varlen", replaced(f, 11, "varlen yes"),
        "line 11: key 'varlen': expected 0 or 1, got 'yes'"},
       {"absolute ptx", replaced(f, 3, "ptx /tmp/fwd.ptx"),
-       "line 3: key 'ptx': expected a file name relative to the manifest"},
+       "line 3: key 'ptx': expected a file in the manifest's directory or "
+       "below it, got '/tmp/fwd.ptx': an absolute path"},
       {"block before kernel", inserted(f, 4, "block 128 1 1"),
        "line 4: key 'block' before any 'kernel' record"},
       {"param before kernel", inserted(f, 4, "param q ptr"),
@@ -261,6 +267,72 @@ TEST(Manifest, RejectsIntegersBeyondInt64) {
   EXPECT_NE(parseError(replaced(f, 14, "shared_bytes 9999999999999999999"))
                 .find("line 14: key 'shared_bytes'"),
             std::string::npos);
+}
+
+/// Issue 13: scales the kernels cannot hold in f32 were accepted, 1e-50 as
+/// 0 (1e300 was refused as +inf, subnormals passed).
+TEST(Manifest, RejectsScalesThatAreNoNormalF32) {
+  std::vector<std::string> f = forwardLines();
+  for (const char *scale : {"1e-50", "1e-39", "1e300", "3.5e38", "0"})
+    EXPECT_NE(parseError(replaced(f, 10, std::string("scale ") + scale))
+                  .find("line 10: key 'scale': expected a positive normal "
+                        "f32"),
+              std::string::npos)
+        << scale;
+  Manifest m = parseOrDie(replaced(f, 10, "scale 1.2e-38"));
+  EXPECT_EQ(m.scaleF32(), 1.2e-38f);
+}
+
+/// Issue 13: the ptx key refused only a leading '/': `../../etc/passwd`
+/// loaded. Every component must be a plain name now.
+TEST(Manifest, RejectsPtxPathsOutsideTheArtifact) {
+  std::vector<std::string> f = forwardLines();
+  const std::pair<const char *, const char *> cases[] = {
+      {"../../etc/passwd", "a '..' component"},
+      {"kernels/../../x.ptx", "a '..' component"},
+      {"./fwd.ptx", "the component '.'"},
+      {"a//fwd.ptx", "the component ''"},
+      {"kernels/", "the component ''"},
+      {".hidden.ptx", "the component '.hidden.ptx'"},
+  };
+  for (const auto &[path, why] : cases)
+    EXPECT_NE(parseError(replaced(f, 3, std::string("ptx ") + path))
+                  .find(std::string("line 3: key 'ptx': expected a file in "
+                                    "the manifest's directory or below it, "
+                                    "got '") +
+                        path + "': " + why),
+              std::string::npos)
+        << path;
+  EXPECT_EQ(parseOrDie(replaced(f, 3, "ptx kernels/fwd-1.ptx")).ptxFile,
+            "kernels/fwd-1.ptx");
+}
+
+/// Issue 13: a NUL in a value cut it short where it was handed on as a C
+/// string; a CRLF manifest was reported as "unsupported artifact version
+/// '1'". Both are named now.
+TEST(Manifest, NamesNulAndCrlf) {
+  std::string text = join(forwardLines());
+  text.replace(text.find("fwd.ptx"), 7, std::string("fwd\0.ptx", 8));
+  Manifest m;
+  std::string error;
+  EXPECT_FALSE(parseManifest(text, m, error));
+  EXPECT_EQ(error, "line 3: control character 0x00 (NUL) in the line");
+  std::string crlf;
+  for (const std::string &line : forwardLines())
+    crlf += line + "\r\n";
+  EXPECT_FALSE(parseManifest(crlf, m, error));
+  EXPECT_EQ(error, "line 1: the line ends in a carriage return: manifests "
+                   "have LF line endings, not CRLF");
+}
+
+/// One table decides the head dims (lib/Schema): the forward kernels are
+/// generated for more than the backward ones.
+TEST(Manifest, HeadDimsDependOnTheDirection) {
+  EXPECT_EQ(parseOrDie(replaced(forwardLines(), 6, "head_dim 96")).headDim,
+            96);
+  EXPECT_EQ(parseError(replaced(backwardLines(), 5, "head_dim 96")),
+            "line 5: key 'head_dim': expected 64 or 128 for a backward "
+            "artifact, got '96'");
 }
 
 TEST(Manifest, RejectsBadKernelSets) {
@@ -323,10 +395,10 @@ TEST(Manifest, TheGpuTestManifestsParse) {
 
 namespace {
 
-/// The forward manifest exactly as the lowering writes it today
-/// (lib/Conversion/SdpaToGPU/KernelSpec.cpp, with `ptx` inserted after the
-/// header by sdpa-write-artifact): written out by hand here so that a change
-/// on either side shows up.
+/// The forward manifest exactly as the lowering writes it today (the
+/// schema's printer and parameter list, with `ptx` inserted after the header
+/// by sdpa-write-artifact): written out by hand here so that a change on
+/// either side shows up.
 TEST(Manifest, ParsesTheLoweringsForwardFormat) {
   std::string text = "sdpa-artifact 1\n"
                      "ptx bf16_d64_win127.ptx\n"
@@ -354,10 +426,16 @@ TEST(Manifest, ParsesTheLoweringsForwardFormat) {
   std::string error;
   ASSERT_TRUE(parseManifest(text, m, error)) << error;
   EXPECT_EQ(m.kernels[0].params.size(), 23u);
+  EXPECT_EQ(sdpa_schema::printManifest(m), text);
+  std::vector<Param> params = sdpa_schema::getKernelParams(
+      KernelRole::Forward, /*varlen=*/false, /*deterministic=*/false);
+  ASSERT_EQ(params.size(), m.kernels[0].params.size());
+  for (size_t i = 0; i < params.size(); ++i)
+    EXPECT_EQ(params[i].name, m.kernels[0].params[i].name) << i;
 }
 
-/// The deterministic backward as the backward lowering writes it
-/// (lib/Conversion/SdpaGradToGPU/BackwardSpec.cpp), scale printed %.17g.
+/// The deterministic backward as the backward lowering writes it (the
+/// schema's printer and parameter lists), scale printed %.17g.
 TEST(Manifest, ParsesTheLoweringsBackwardFormat) {
   auto strides = [](std::initializer_list<const char *> tensors) {
     std::string s;
@@ -375,7 +453,7 @@ TEST(Manifest, ParsesTheLoweringsBackwardFormat) {
       "tile_q 64\n"
       "tile_kv 64\n"
       "band 4095 0 bottom_right\n"
-      "scale 0.088388347648331548\n"
+      "scale 0.088388347648318433\n"
       "varlen 0\n"
       "deterministic 1\n"
       "kernel sdpa_bwd_preprocess bwd_preprocess\n"
@@ -408,7 +486,16 @@ TEST(Manifest, ParsesTheLoweringsBackwardFormat) {
   ASSERT_EQ(m.kernels.size(), 3u);
   EXPECT_TRUE(m.deterministic);
   EXPECT_EQ(m.findKernel(KernelRole::BwdMain)->params.size(), 34u);
-  EXPECT_NEAR(m.scale, 0.0883883476f, 1e-9);
+  EXPECT_FLOAT_EQ(m.scaleF32(), 0.0883883476f);
+  EXPECT_EQ(sdpa_schema::printManifest(m), text);
+  for (const Kernel &kernel : m.kernels) {
+    std::vector<Param> params = sdpa_schema::getKernelParams(
+        kernel.role, /*varlen=*/false, /*deterministic=*/true);
+    ASSERT_EQ(params.size(), kernel.params.size()) << kernel.name;
+    for (size_t i = 0; i < params.size(); ++i)
+      EXPECT_EQ(params[i].name, kernel.params[i].name) << kernel.name << i;
+    EXPECT_EQ(sdpa_schema::getKernelGrid(kernel.role), kernel.grid);
+  }
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64" -split-input-file | FileCheck %s
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 host-program=false" -split-input-file | FileCheck %s --check-prefix=TAG
 
 /// Causal window of 101 keys (L = 100, R = 0), top-left, Tq = Tk = 64,
 /// dynamic lengths, deterministic. By hand (docs/Semantics.md §3-4), key tile u
@@ -20,10 +21,61 @@
 // CHECK-DAG: #[[FULL:.*]] = affine_map<()[s0] -> (s0 floordiv 64)>
 // CHECK-DAG: #[[DOWN:.*]] = affine_map<(d0)[s0, s1] -> (-d0 + s0 + s1 - 1)>
 // CHECK-DAG: #[[TURN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0, d0 - d1 + 2)>
+// CHECK-DAG: #[[TILES:.*]] = affine_map<()[s0] -> (s0 ceildiv 64)>
 // CHECK: module attributes {gpu.container_module, sdpa.artifacts = {sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 100 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 1
 // CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 46592\0Agrid kv_tiles heads_kv batch
+/// The op becomes its host program: dQ, dK, dV on the device, the
+/// workspaces the runtime allocates (docs/Runtime.md) sized
+/// Hq * (B * Sq) * 64 (dq_accum), Hq * (B * Sq) (delta) and
+/// B * Hq * (Sq ceildiv 64) relay counters, zeroed; the three kernels over
+/// (Sq ceildiv 64, Hq, B), (Skv ceildiv 64, Hkv, B), (Sq ceildiv 64, Hq, B)
+/// with the main kernel's 46592 bytes of shared memory, the workspaces
+/// freed after the last launch.
+/// host-program=false keeps the op, tagged with its kernel module (for
+/// sdpa-export-ffi-calls), and emits no launch.
+// TAG-LABEL: func.func @window
+// TAG: sdpa.attention_grad {{.*}}sdpa.kernel = @sdpa_bwd_0
+// TAG-NOT: gpu.launch_func
 // CHECK-LABEL: func.func @window
-// CHECK: sdpa.attention_grad {{.*}}sdpa.kernel = @sdpa_bwd_0
+// CHECK: %[[Q:.+]] = bufferization.to_buffer %{{.+}} read_only : tensor<1x2x?x64xf16> to memref<1x2x?x64xf16>
+// CHECK: %[[K:.+]] = bufferization.to_buffer
+// CHECK: %[[DQ:.+]] = gpu.alloc (%{{.+}}) : memref<1x2x?x64xf16>
+// CHECK: gpu.alloc (%{{.+}}) : memref<1x2x?x64xf16>
+// CHECK: gpu.alloc (%{{.+}}) : memref<1x2x?x64xf16>
+// CHECK: %[[SQ:.+]] = memref.dim %[[Q]], %{{.+}} :
+// CHECK: %[[SKV:.+]] = memref.dim %[[K]], %{{.+}} :
+// CHECK: %[[HQ:.+]] = memref.dim %[[Q]], %{{.+}} :
+// CHECK: %[[HKV:.+]] = memref.dim %[[K]], %{{.+}} :
+// CHECK: %[[B:.+]] = memref.dim %[[Q]], %{{.+}} :
+// CHECK: %[[TOKENS:.+]] = arith.muli %[[B]], %[[SQ]] : index
+// CHECK: %[[QTILES:.+]] = affine.apply #[[TILES]]()[%[[SQ]]]
+// CHECK: %[[KVTILES:.+]] = affine.apply #[[TILES]]()[%[[SKV]]]
+// CHECK: %[[D:.+]] = arith.constant 64 : index
+// CHECK: %[[A0:.+]] = arith.muli %{{.+}}, %[[HQ]] : index
+// CHECK: %[[A1:.+]] = arith.muli %[[A0]], %[[TOKENS]] : index
+// CHECK: %[[A2:.+]] = arith.muli %[[A1]], %[[D]] : index
+// CHECK: %[[ACC:.+]] = gpu.alloc (%[[A2]]) : memref<?xf32>
+// CHECK: %[[ACCP:.+]] = memref.reinterpret_cast %[[ACC]]
+// CHECK: %[[D0:.+]] = arith.muli %{{.+}}, %[[HQ]] : index
+// CHECK: %[[D1:.+]] = arith.muli %[[D0]], %[[TOKENS]] : index
+// CHECK: %[[DELTA:.+]] = gpu.alloc (%[[D1]]) : memref<?xf32>
+// CHECK: %[[DELTAP:.+]] = memref.reinterpret_cast %[[DELTA]]
+// CHECK: %[[R0:.+]] = arith.muli %{{.+}}, %[[B]] : index
+// CHECK: %[[R1:.+]] = arith.muli %[[R0]], %[[HQ]] : index
+// CHECK: %[[R2:.+]] = arith.muli %[[R1]], %[[QTILES]] : index
+// CHECK: %[[RELAY:.+]] = gpu.alloc (%[[R2]]) : memref<?xi32>
+// CHECK: %[[ZERO:.+]] = arith.constant 0 : i32
+// CHECK: gpu.memset %[[RELAY]], %[[ZERO]] : memref<?xi32>, i32
+// CHECK: %[[RELAYP:.+]] = memref.reinterpret_cast %[[RELAY]]
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_preprocess blocks in (%[[QTILES]], %[[HQ]], %[[B]]) threads in ({{.*}}) args(%{{.+}} : memref<1099511627776xf16>, %{{.+}} : memref<1099511627776xf16>, %[[DELTAP]] : memref<1099511627776xf32>, %[[ACCP]] : memref<1099511627776xf32>, %[[RELAYP]] : memref<1099511627776xi32>, %{{.+}} : i32, %{{.+}} : i32, %{{.+}} : i64
+// CHECK: %[[SMEM:.+]] = arith.constant 46592 : i32
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_main blocks in (%[[KVTILES]], %[[HKV]], %[[B]]) threads in ({{.*}}) dynamic_shared_memory_size %[[SMEM]] args(
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert blocks in (%[[QTILES]], %[[HQ]], %[[B]]) threads in ({{.*}}) args(%[[ACCP]] : memref<1099511627776xf32>, %{{.+}} : memref<1099511627776xf16>,
+// CHECK: gpu.dealloc %[[ACC]] : memref<?xf32>
+// CHECK: gpu.dealloc %[[DELTA]] : memref<?xf32>
+// CHECK: gpu.dealloc %[[RELAY]] : memref<?xi32>
+// CHECK: %[[DQT:.+]] = bufferization.to_tensor %[[DQ]] restrict writable
+// CHECK: return %[[DQT]]
 // CHECK-LABEL: gpu.module @sdpa_bwd_0
 // CHECK: gpu.func @sdpa_bwd_preprocess
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>

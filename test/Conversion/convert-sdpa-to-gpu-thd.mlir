@@ -19,6 +19,7 @@
 // CHECK-DAG: #[[KVE:.+]] = affine_map<(d0)[s0, s1] -> (s1 ceildiv 64, (d0 * 64 - s0 + s1 + 63) floordiv 64 + 1)>
 // CHECK-DAG: #[[IB:.+]] = affine_map<(d0)[s0, s1] -> (0, (d0 * 64 - s0 + s1 - 64) ceildiv 64)>
 // CHECK-DAG: #[[IE:.+]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 64, (d0 * 64 - s0 + s1 + 1) floordiv 64)>
+// CHECK-DAG: #[[TILES:.+]] = affine_map<()[s0] -> (s0 ceildiv 64)>
 
 /// The manifest says varlen 1 and the kernel takes the offsets right after
 /// lse; seq_q and seq_kv stay (the maxima the runtime forms the grid from).
@@ -27,8 +28,25 @@
 /// (1000 and 1000 would make it top-left): δ is per sequence.
 // CHECK-SAME: sdpa_fwd_1 = "sdpa-artifact 1\0Adirection forward\0Adtype f16\0Ahead_dim 128\0Atile_q 64\0Atile_kv 64\0Aband 31 0 bottom_right\0A{{.*}}\0Avarlen 1\0A
 
+/// The host program of a THD op: the b strides are 0, the offsets follow
+/// lse, the query tokens bound the longest sequence (grid x is their
+/// ceildiv by 64: programs past a sequence's end exit) and grid z, the
+/// number of sequences, is the number of offsets minus one.
 // CHECK-LABEL: func.func @thd_window
-// CHECK: sdpa.attention {{.*}}sdpa.kernel = @sdpa_fwd_0::@sdpa_fwd_0
+// CHECK-SAME: (%[[QT:.+]]: tensor<?x16x64xbf16>, %{{.+}}: tensor<?x4x64xbf16>, %{{.+}}: tensor<?x4x64xbf16>, %[[CUQT:.+]]: tensor<?xi32>, %[[CUKVT:.+]]: tensor<?xi32>)
+// CHECK: %[[Q:.+]] = bufferization.to_buffer %[[QT]] read_only : tensor<?x16x64xbf16> to memref<?x16x64xbf16>
+// CHECK: %[[QP:.+]] = memref.reinterpret_cast %[[Q]]
+// CHECK: %[[QSB:.+]] = arith.constant 0 : i64
+// CHECK: %[[CUQ:.+]] = bufferization.to_buffer %[[CUQT]] read_only : tensor<?xi32> to memref<?xi32>
+// CHECK: %[[CUQP:.+]] = memref.reinterpret_cast %[[CUQ]]
+// CHECK: %[[CUKV:.+]] = bufferization.to_buffer %[[CUKVT]] read_only
+// CHECK: %[[CUKVP:.+]] = memref.reinterpret_cast %[[CUKV]]
+// CHECK: %[[TQ:.+]] = memref.dim %[[Q]], %{{.+}} : memref<?x16x64xbf16>
+// CHECK: %[[ENTRIES:.+]] = memref.dim %[[CUQ]], %{{.+}} : memref<?xi32>
+// CHECK: %[[ONE:.+]] = arith.constant 1 : index
+// CHECK: %[[N:.+]] = arith.subi %[[ENTRIES]], %[[ONE]] : index
+// CHECK: %[[QTILES:.+]] = affine.apply #[[TILES]]()[%[[TQ]]]
+// CHECK: gpu.launch_func @sdpa_fwd_0::@sdpa_fwd_0 blocks in (%[[QTILES]], %{{.+}}, %[[N]]) {{.*}} args(%[[QP]] : memref<1099511627776xbf16>, {{.*}}, %[[CUQP]] : memref<1099511627776xi32>, %[[CUKVP]] : memref<1099511627776xi32>, %{{.+}} : i32, %{{.+}} : i32, %{{.+}} : i32, %{{.+}} : i32, %[[QSB]] : i64,
 func.func @thd_window(%q: tensor<?x16x64xbf16>, %k: tensor<?x4x64xbf16>, %v: tensor<?x4x64xbf16>,
                       %cu_q: tensor<?xi32>, %cu_kv: tensor<?xi32>) -> tensor<?x16x64xbf16> {
   %o, %lse = sdpa.attention %q, %k, %v seqlens(%cu_q, %cu_kv : tensor<?xi32>, tensor<?xi32>)
@@ -40,7 +58,7 @@ func.func @thd_window(%q: tensor<?x16x64xbf16>, %k: tensor<?x4x64xbf16>, %v: ten
 
 /// Static shapes with equal token counts: the band stays bottom-right.
 // CHECK-LABEL: func.func @thd_static
-// CHECK: sdpa.attention {{.*}}mask = #sdpa.band<left = 31, right = 0, align = bottom_right>{{.*}}sdpa.kernel = @sdpa_fwd_1::@sdpa_fwd_1
+// CHECK: gpu.launch_func @sdpa_fwd_1::@sdpa_fwd_1
 func.func @thd_static(%q: tensor<1000x8x128xf16>, %cu: tensor<4xi32>) -> tensor<1000x8x128xf16> {
   %o, %lse = sdpa.attention %q, %q, %q seqlens(%cu, %cu : tensor<4xi32>, tensor<4xi32>)
       {mask = #sdpa.band<left = 31, right = 0, align = bottom_right>, layout = #sdpa.layout<thd>}

@@ -1,4 +1,5 @@
 // RUN: %sdpa_opt %s --sdpa-derive-bounds="tile-q=64 tile-kv=64" --convert-sdpa-to-gpu | FileCheck %s
+// RUN: %sdpa_opt %s --sdpa-derive-bounds="tile-q=64 tile-kv=64" --convert-sdpa-to-gpu="host-program=false" | FileCheck %s --check-prefix=TAG
 
 /// The gpt-oss window (L = 127, R = 0, top-left) with 64x64 tiles. By hand:
 /// query tile t sees keys [64t - 127, 64t + 63], so it visits key tiles from
@@ -10,13 +11,57 @@
 // CHECK-DAG: #[[KVE:.+]] = affine_map<(d0)[s0, s1] -> (s1 ceildiv 64, d0 + 1, {{.*}})>
 // CHECK-DAG: #[[IB:.+]] = affine_map<(d0)[s0, s1] -> (0, d0 - 1)>
 // CHECK-DAG: #[[IE:.+]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 64, d0)>
+// CHECK-DAG: #[[TILES:.+]] = affine_map<()[s0] -> (s0 ceildiv 64)>
 
 /// The manifest of each kernel module travels on the top-level module.
 // CHECK: module attributes {gpu.container_module, sdpa.artifacts = {sdpa_fwd_0 = "sdpa-artifact 1\0Adirection forward\0Adtype bf16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Akernel sdpa_fwd_0 forward\0Ablock 128 1 1\0Ashared_bytes 46080\0Agrid q_tiles heads_q batch\0Aparam q ptr\0A
 // CHECK-SAME: sdpa_fwd_1 = "sdpa-artifact 1\0Adirection forward\0Adtype f16\0Ahead_dim 128\0Atile_q 64\0Atile_kv 64\0Aband inf 0 bottom_right\0Ascale 0.0883883476483184{{[0-9]+}}\0Avarlen 0\0Akernel sdpa_fwd_1 forward\0Ablock 128 1 1\0Ashared_bytes 87040\0A
 
+/// The op becomes its host program: buffers of q, k, v, O and LSE on the
+/// device, the sizes read off the buffers, and one launch over
+/// (Sq ceildiv 64, Hq, B) with the manifest's 128 threads and 46080 bytes
+/// of shared memory (64 x 72 bf16 for Q, 2 x 64 x 72 each for K and V),
+/// the parameters in the manifest's order.
+/// host-program=false keeps the op, tagged with its kernel (for
+/// sdpa-export-ffi-calls), and emits no launch.
+// TAG-LABEL: func.func @window
+// TAG: sdpa.attention {{.*}}sdpa.kernel = @sdpa_fwd_0::@sdpa_fwd_0
+// TAG-NOT: gpu.launch_func
+// TAG-LABEL: func.func @causal_br
+// TAG: sdpa.attention {{.*}}sdpa.kernel = @sdpa_fwd_1::@sdpa_fwd_1
+// TAG-NOT: gpu.launch_func
 // CHECK-LABEL: func.func @window
-// CHECK: sdpa.attention {{.*}}sdpa.kernel = @sdpa_fwd_0::@sdpa_fwd_0
+// CHECK-SAME: (%[[QT:.+]]: tensor<2x16x?x64xbf16>, %[[KT:.+]]: tensor<2x16x?x64xbf16>, %[[VT:.+]]: tensor<2x16x?x64xbf16>)
+// CHECK: %[[QB:.+]] = bufferization.to_buffer %[[QT]] read_only : tensor<2x16x?x64xbf16> to memref<2x16x?x64xbf16>
+// CHECK: %[[QP:.+]] = memref.reinterpret_cast %[[QB]] to offset: [0], sizes: [1099511627776], strides: [1] : memref<2x16x?x64xbf16> to memref<1099511627776xbf16>
+// CHECK: %{{.+}}, %{{.+}}, %{{.+}}:4, %[[QS:.+]]:4 = memref.extract_strided_metadata %[[QB]]
+// CHECK: %[[QSB:.+]] = arith.index_cast %[[QS]]#0 : index to i64
+// CHECK: %[[QSH:.+]] = arith.index_cast %[[QS]]#1 : index to i64
+// CHECK: %[[QSS:.+]] = arith.index_cast %[[QS]]#2 : index to i64
+// CHECK: %[[KB:.+]] = bufferization.to_buffer %[[KT]] read_only
+// CHECK: %[[KP:.+]] = memref.reinterpret_cast %[[KB]]
+// CHECK: %[[VB:.+]] = bufferization.to_buffer %[[VT]] read_only
+// CHECK: %[[VP:.+]] = memref.reinterpret_cast %[[VB]]
+// CHECK: %[[O:.+]] = gpu.alloc (%{{.+}}) : memref<2x16x?x64xbf16>
+// CHECK: %[[OP:.+]] = memref.reinterpret_cast %[[O]]
+// CHECK: %[[LSE:.+]] = gpu.alloc (%{{.+}}) : memref<2x16x?xf32>
+// CHECK: %[[LSEP:.+]] = memref.reinterpret_cast %[[LSE]] {{.*}} to memref<1099511627776xf32>
+// CHECK: %[[SQ:.+]] = memref.dim %[[QB]], %{{.+}} : memref<2x16x?x64xbf16>
+// CHECK: %[[SKV:.+]] = memref.dim %[[KB]], %{{.+}} : memref<2x16x?x64xbf16>
+// CHECK: %[[HQ:.+]] = memref.dim %[[QB]], %{{.+}} : memref<2x16x?x64xbf16>
+// CHECK: %[[HKV:.+]] = memref.dim %[[KB]], %{{.+}} : memref<2x16x?x64xbf16>
+// CHECK: %[[B:.+]] = memref.dim %[[QB]], %{{.+}} : memref<2x16x?x64xbf16>
+// CHECK: %[[SQ32:.+]] = arith.index_cast %[[SQ]] : index to i32
+// CHECK: %[[SKV32:.+]] = arith.index_cast %[[SKV]] : index to i32
+// CHECK: %[[HQ32:.+]] = arith.index_cast %[[HQ]] : index to i32
+// CHECK: %[[HKV32:.+]] = arith.index_cast %[[HKV]] : index to i32
+// CHECK: %[[QTILES:.+]] = affine.apply #[[TILES]]()[%[[SQ]]]
+// CHECK: %[[THREADS:.+]] = arith.constant 128 : index
+// CHECK: %[[ONE:.+]] = arith.constant 1 : index
+// CHECK: %[[SMEM:.+]] = arith.constant 46080 : i32
+// CHECK: gpu.launch_func @sdpa_fwd_0::@sdpa_fwd_0 blocks in (%[[QTILES]], %[[HQ]], %[[B]]) threads in (%[[THREADS]], %[[ONE]], %[[ONE]]) dynamic_shared_memory_size %[[SMEM]] args(%[[QP]] : memref<1099511627776xbf16>, %[[KP]] : memref<1099511627776xbf16>, %[[VP]] : memref<1099511627776xbf16>, %[[OP]] : memref<1099511627776xbf16>, %[[LSEP]] : memref<1099511627776xf32>, %[[SQ32]] : i32, %[[SKV32]] : i32, %[[HQ32]] : i32, %[[HKV32]] : i32, %[[QSB]] : i64, %[[QSH]] : i64, %[[QSS]] : i64,
+// CHECK: %[[OT:.+]] = bufferization.to_tensor %[[O]] restrict writable : memref<2x16x?x64xbf16> to tensor<2x16x?x64xbf16>
+// CHECK: return %[[OT]]
 func.func @window(%q: tensor<2x16x?x64xbf16>, %k: tensor<2x16x?x64xbf16>, %v: tensor<2x16x?x64xbf16>)
     -> tensor<2x16x?x64xbf16> {
   %o, %lse = sdpa.attention %q, %k, %v {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
@@ -27,8 +72,11 @@ func.func @window(%q: tensor<2x16x?x64xbf16>, %k: tensor<2x16x?x64xbf16>, %v: te
 
 /// Causal, bottom-right, f16, head_dim 128, GQA 8/2, static but different
 /// lengths: the kernel still takes the lengths at run time.
+/// Static shapes: the same host program (the sizes fold later), 87040
+/// bytes of shared memory (64 x 136 f16 for Q, 2 x 64 x 136 for K and V).
 // CHECK-LABEL: func.func @causal_br
-// CHECK: sdpa.attention {{.*}}sdpa.kernel = @sdpa_fwd_1::@sdpa_fwd_1
+// CHECK: %[[SMEM1:.+]] = arith.constant 87040 : i32
+// CHECK: gpu.launch_func @sdpa_fwd_1::@sdpa_fwd_1 {{.*}} dynamic_shared_memory_size %[[SMEM1]]
 func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %v: tensor<1x2x300x128xf16>)
     -> tensor<1x8x100x128xf16> {
   %o, %lse = sdpa.attention %q, %k, %v {mask = #sdpa.band<left = inf, right = 0, align = bottom_right>}

@@ -3,12 +3,17 @@
 // The driver both convert passes share: for each op to lower, pick a
 // gpu.module name that clashes with no symbol, let the pass build the module,
 // tag the op with the kernel it lowered to and record the module's manifest
-// in the `sdpa.artifacts` attribute of the top-level module.
+// (printed and checked by the schema the runtime reads with) in the
+// `sdpa.artifacts` attribute of the top-level module.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SDPADIALECT_CONVERSION_KERNELMODULEDRIVER_H
 #define SDPADIALECT_CONVERSION_KERNELMODULEDRIVER_H
+
+#include "SdpaDialect/Analysis/Band.h"
+#include "SdpaDialect/Analysis/TileBounds.h"
+#include "SdpaDialect/Conversion/KernelSchema.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -18,24 +23,43 @@
 
 namespace mlir::sdpa {
 
-/// What a pass built for one op: the gpu.module, the symbol the op is tagged
-/// with (`sdpa.kernel`) and the module's artifact manifest.
+/// What a pass built for one op: the gpu.module and its artifact manifest
+/// (no `ptx` key: the artifact writer adds it). The pass has replaced the
+/// op by the host program that launches the module's kernels, or tagged it
+/// with the module (`sdpa.kernel`).
 struct LoweredKernelModule {
   gpu::GPUModuleOp module;
-  SymbolRefAttr kernel;
-  std::string manifest;
+  schema::Manifest manifest;
 };
 
+/// The header keys of an artifact manifest (docs/Artifact.md) for kernels of
+/// `direction` over `element` (f16, bf16); the pass adds the kernel records.
+schema::Manifest getManifestHeader(schema::Direction direction, Type element,
+                                   int64_t headDim, TileShape tiles,
+                                   const Band &band, double scale, bool varlen,
+                                   bool deterministic);
+
+/// Refuses, with an error on `op` naming the attribute, a softmax scale the
+/// kernels cannot hold: one that is not a positive normal f32 once rounded
+/// (1e-50 would be baked in as 0, 1e300 as +inf). The runtime refuses such a
+/// manifest too.
+LogicalResult checkKernelScale(Operation *op, double scale);
+
 /// Builds the gpu.module named `name` for `op` at the builder's insertion
-/// point (the end of the top-level module); failure when the op cannot be
-/// lowered (the callback has reported why).
+/// point (the end of the top-level module) and replaces `op` by its host
+/// program (or tags it); failure when the op cannot be lowered (the callback
+/// has reported why, and left the op in place).
 using KernelModuleBuilderFn = function_ref<FailureOr<LoweredKernelModule>(
     OpBuilder &builder, Operation *op, StringRef name)>;
 
 /// Lowers each of `ops` to a gpu.module named `<namePrefix><n>` (the first
-/// free n, counting up), tags the op, records the manifests in the
-/// `sdpa.artifacts` dictionary (after those already there) and marks
-/// `module` a GPU container module. Does nothing when `ops` is empty.
+/// free n, counting up), records the manifests in the
+/// `sdpa.artifacts` dictionary (beside those of gpu.modules lowered before)
+/// and marks `module` a GPU container module. Fails, naming the entry, on an
+/// `sdpa.artifacts` entry of the input that names no gpu.module (a stale
+/// record would be written in place of what was compiled), and, as an
+/// internal error, on a manifest the schema's parser (the runtime's) would
+/// refuse. Does nothing when `ops` is empty.
 LogicalResult buildKernelModules(ModuleOp module, ArrayRef<Operation *> ops,
                                  StringRef namePrefix,
                                  KernelModuleBuilderFn build);

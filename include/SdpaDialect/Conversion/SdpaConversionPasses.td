@@ -44,9 +44,21 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
     The grid is formed from the longest sequence (`seq_q`), so a tile with
     `t * Tq >= Sq` exits at once. Per-batch `seqlens` on a dense layout are
     refused.
-    The op itself stays and is tagged `sdpa.kernel = @module::@kernel`; the
-    artifact manifest of each module is recorded in the `sdpa.artifacts`
-    dictionary of the top-level module. No host code is emitted.
+    The op is replaced by its host program, so that the output is a complete
+    program: `bufferization.to_buffer` of q, k, v (and the offsets), O and
+    LSE allocated with `gpu.alloc`, the sizes read off the buffers
+    (`memref.dim`; for `thd` the token counts bound the longest sequence),
+    the strides off `memref.extract_strided_metadata`, and one
+    `gpu.launch_func @sdpa_fwd_<i>::@sdpa_fwd_<i>` over the grid
+    `(Sq ceildiv Tq, Hq, B)` (`affine.apply`) with the block and dynamic
+    shared memory of the manifest; the results are `bufferization.to_tensor`
+    of O and LSE. The artifact manifest of each module (printed and checked
+    by the schema the runtime parses it with) is recorded in the
+    `sdpa.artifacts` dictionary of the top-level module; an input entry that
+    names no gpu.module is refused. `sdpa-strip-host` removes the host
+    program for the artifact path. With `host-program=false` the op stays
+    instead, tagged `sdpa.kernel = @sdpa_fwd_<i>::@sdpa_fwd_<i>` (what
+    `sdpa-export-ffi-calls` turns into an XLA FFI call).
 
     Example:
 
@@ -62,6 +74,9 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
            "Warps per block; each owns tile-q / warps rows (a multiple of 16)">,
     Option<"stages", "stages", "int64_t", /*default=*/"2",
            "Shared-memory stages of the K/V tiles (1: no prefetch, 2: double buffer)">,
+    Option<"hostProgram", "host-program", "bool", /*default=*/"true",
+           "Replace each op by its host program (false: keep the op, tagged "
+           "sdpa.kernel = @module::@kernel, for sdpa-export-ffi-calls)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

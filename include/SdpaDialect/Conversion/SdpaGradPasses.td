@@ -55,9 +55,16 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     `[N, Hq, ceil(seq_q / Tq)]`. The
     tile sizes are those of the op's `schedule` (else `tile-q`, `tile-kv`);
     the maps are always the symbolic ones of the band, so one module serves
-    every sequence length. The op stays, tagged
-    `sdpa.kernel = @sdpa_bwd_<i>`, and the artifact manifest is recorded in
-    the `sdpa.artifacts` dictionary of the top-level module.
+    every sequence length. The op is replaced by its host program, as in
+    `convert-sdpa-to-gpu`: buffers of the operands, dQ, dK, dV allocated with
+    `gpu.alloc`, the workspaces `dq_accum`, `delta` (and `relay_counters`,
+    zeroed with `gpu.memset`, as the runtime does) allocated flat, the three
+    `gpu.launch_func` in order over the grids above (`affine.apply`
+    ceildiv of the lengths by the tiles; for `thd` the token counts bound the
+    longest sequence), the workspaces freed after the last launch. The
+    artifact manifest is recorded in the `sdpa.artifacts` dictionary of the
+    top-level module. With `host-program=false` the op stays instead,
+    tagged `sdpa.kernel = @sdpa_bwd_<i>` (for `sdpa-export-ffi-calls`).
 
     Example:
 
@@ -70,6 +77,9 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
            "band's kernel free of spills at head_dim 64 and 128)">,
     Option<"tileKv", "tile-kv", "int64_t", /*default=*/"64",
            "Keys per tile (one warp per 16) where the op has no schedule">,
+    Option<"hostProgram", "host-program", "bool", /*default=*/"true",
+           "Replace each op by its host program (false: keep the op, tagged "
+           "sdpa.kernel = @module, for sdpa-export-ffi-calls)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

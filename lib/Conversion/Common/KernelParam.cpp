@@ -1,22 +1,49 @@
 //===- KernelParam.cpp - Kernel parameters of the artifacts ---------------===//
+//
+// Kernel parameters as the schema lists them (lib/Schema, shared with the
+// runtime), and their MLIR types.
+//
+//===----------------------------------------------------------------------===//
 
 #include "SdpaDialect/Conversion/KernelParam.h"
+#include "SdpaDialect/Conversion/KernelSchema.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
 using namespace mlir::sdpa;
 
-StringRef mlir::sdpa::getKernelParamTypeName(KernelParam::Kind kind) {
+namespace {
+KernelParam::Kind toKind(schema::ParamType type) {
+  switch (type) {
+  case schema::ParamType::Ptr:
+    return KernelParam::Kind::Ptr;
+  case schema::ParamType::I32:
+    return KernelParam::Kind::I32;
+  case schema::ParamType::I64:
+  case schema::ParamType::F32:
+    break;
+  }
+  // The lowering's kernels take no f32 scalar: the scale is baked in.
+  assert(type == schema::ParamType::I64 && "the kernels take no f32 scalar");
+  return KernelParam::Kind::I64;
+}
+
+schema::ParamType toSchemaType(KernelParam::Kind kind) {
   switch (kind) {
   case KernelParam::Kind::Ptr:
-    return "ptr";
+    return schema::ParamType::Ptr;
   case KernelParam::Kind::I32:
-    return "i32";
+    return schema::ParamType::I32;
   case KernelParam::Kind::I64:
-    return "i64";
+    return schema::ParamType::I64;
   }
   llvm_unreachable("unknown kernel parameter kind");
+}
+} // namespace
+
+StringRef mlir::sdpa::getKernelParamTypeName(KernelParam::Kind kind) {
+  return schema::toString(toSchemaType(kind));
 }
 
 SmallVector<Type>
@@ -37,4 +64,46 @@ mlir::sdpa::getKernelParamTypes(MLIRContext *ctx, ArrayRef<KernelParam> params,
     }
   }
   return types;
+}
+
+SmallVector<KernelParam>
+mlir::sdpa::getSchemaKernelParams(schema::KernelRole role, bool varlen,
+                                  bool deterministic) {
+  SmallVector<KernelParam> params;
+  for (const schema::Param &param :
+       schema::getKernelParams(role, varlen, deterministic))
+    params.push_back({param.name, toKind(param.type)});
+  return params;
+}
+
+std::vector<schema::Param>
+mlir::sdpa::toSchemaParams(ArrayRef<KernelParam> params) {
+  std::vector<schema::Param> result;
+  for (const KernelParam &param : params)
+    result.push_back({param.name, toSchemaType(param.kind)});
+  return result;
+}
+
+Type mlir::sdpa::getKernelParamPointee(StringRef name, Type element) {
+  MLIRContext *ctx = element.getContext();
+  switch (schema::getPointeeType(name, getSchemaElementType(element))) {
+  case schema::ElementType::F32:
+    return Float32Type::get(ctx);
+  case schema::ElementType::I32:
+    return IntegerType::get(ctx, 32);
+  case schema::ElementType::F16:
+  case schema::ElementType::BF16:
+    break;
+  }
+  return element;
+}
+
+schema::ElementType mlir::sdpa::getSchemaElementType(Type type) {
+  if (type.isBF16())
+    return schema::ElementType::BF16;
+  if (type.isF32())
+    return schema::ElementType::F32;
+  if (type.isInteger(32))
+    return schema::ElementType::I32;
+  return schema::ElementType::F16;
 }

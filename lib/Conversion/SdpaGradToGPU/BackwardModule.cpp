@@ -8,19 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "BackwardKernel.h"
+#include "SdpaDialect/Conversion/KernelSchema.h"
 
 using namespace mlir;
 using namespace mlir::sdpa;
-
-/// The element type of pointer parameter `name`.
-static Type getPointeeType(MLIRContext *ctx, const BackwardKernelSpec &spec,
-                           StringRef name) {
-  if (name == "lse" || name == "delta" || name == "dq_accum")
-    return Float32Type::get(ctx);
-  if (name == "relay_counters" || name.starts_with("cu_seqlens_"))
-    return IntegerType::get(ctx, 32);
-  return spec.elementType;
-}
 
 static gpu::GPUFuncOp buildKernel(OpBuilder &builder, Location loc,
                                   const BackwardKernelSpec &spec,
@@ -28,7 +19,9 @@ static gpu::GPUFuncOp buildKernel(OpBuilder &builder, Location loc,
   MLIRContext *ctx = builder.getContext();
   SmallVector<Type> types = getKernelParamTypes(
       ctx, getBackwardKernelParams(spec, role),
-      [&](StringRef name) { return getPointeeType(ctx, spec, name); });
+      [&](StringRef name) {
+        return getKernelParamPointee(name, spec.elementType);
+      });
   auto func = gpu::GPUFuncOp::create(builder, loc, getBackwardKernelName(role),
                                      FunctionType::get(ctx, types, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),

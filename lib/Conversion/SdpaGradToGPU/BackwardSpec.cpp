@@ -1,17 +1,15 @@
 //===- BackwardSpec.cpp - What the backward kernels are built for ---------===//
 //
 // Reads the backward kernel spec off an sdpa.attention_grad (refusing what
-// the lowering does not support), lists the kernels' parameters and writes
-// their artifact manifest. It calls no kernel builder (BackwardModule.cpp
-// does), so the builders may read the parameters without a call cycle.
+// the lowering does not support) and lists the kernels' parameters (the
+// schema's). It calls no kernel builder (BackwardModule.cpp does), so the
+// builders may read the parameters without a call cycle.
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Conversion/KernelSchema.h"
 #include "SdpaDialect/Conversion/SdpaGradToGPU.h"
 #include "SdpaDialect/Utils/ScheduleBounds.h"
-
-#include "llvm/Support/Format.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -37,8 +35,10 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   spec.elementType = cast<ShapedType>(op.getQuery().getType()).getElementType();
   AttentionShape shape = op.getAttentionShape();
   spec.headDim = shape.headDim;
-  if (spec.headDim != 64 && spec.headDim != 128)
-    return op.emitOpError("expected head_dim to be 64 or 128");
+  // The schema's table decides (the runtime checks artifacts against it).
+  if (!schema::isSupportedHeadDim(schema::Direction::Backward, spec.headDim))
+    return op.emitOpError("expected head_dim to be ")
+           << schema::describeHeadDims(schema::Direction::Backward);
 
   spec.tiles = options.tiles;
   if (ScheduleAttr schedule = op.getScheduleAttr())
@@ -67,16 +67,21 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   return spec;
 }
 
-StringRef mlir::sdpa::getBackwardRoleName(BackwardRole role) {
+/// The schema's role of the kernel of `role`.
+static schema::KernelRole getSchemaRole(BackwardRole role) {
   switch (role) {
   case BackwardRole::Preprocess:
-    return "bwd_preprocess";
+    return schema::KernelRole::BwdPreprocess;
   case BackwardRole::Main:
-    return "bwd_main";
+    return schema::KernelRole::BwdMain;
   case BackwardRole::DqConvert:
-    return "bwd_dq_convert";
+    return schema::KernelRole::BwdDqConvert;
   }
   llvm_unreachable("unknown role");
+}
+
+StringRef mlir::sdpa::getBackwardRoleName(BackwardRole role) {
+  return schema::toString(getSchemaRole(role));
 }
 
 StringRef mlir::sdpa::getBackwardKernelName(BackwardRole role) {
@@ -94,95 +99,6 @@ StringRef mlir::sdpa::getBackwardKernelName(BackwardRole role) {
 SmallVector<KernelParam>
 mlir::sdpa::getBackwardKernelParams(const BackwardKernelSpec &spec,
                                     BackwardRole role) {
-  using Kind = KernelParam::Kind;
-  SmallVector<KernelParam> params;
-  auto ptrs = [&](ArrayRef<StringRef> names) {
-    for (StringRef name : names)
-      params.push_back({name.str(), Kind::Ptr});
-    if (spec.deterministic && role != BackwardRole::DqConvert)
-      params.push_back({"relay_counters", Kind::Ptr});
-  };
-  auto scalars = [&](ArrayRef<StringRef> names) {
-    for (StringRef name : names)
-      params.push_back({name.str(), Kind::I32});
-  };
-  auto strides = [&](ArrayRef<StringRef> tensors) {
-    for (StringRef t : tensors)
-      for (StringRef dim : {"b", "h", "s"})
-        params.push_back({(t + "_stride_" + dim).str(), Kind::I64});
-  };
-  // Packed sequences: the cumulative offsets after the other pointers, and
-  // the number of sequences (cu_seqlens_q[batch] is the token count).
-  auto offsets = [&](ArrayRef<StringRef> names) {
-    if (!spec.packed)
-      return;
-    for (StringRef name : names)
-      params.push_back({name.str(), Kind::Ptr});
-  };
-  auto batch = [&]() {
-    if (spec.packed)
-      params.push_back({"batch", Kind::I32});
-  };
-  switch (role) {
-  case BackwardRole::Preprocess:
-    ptrs({"o", "do", "delta", "dq_accum"});
-    offsets({"cu_seqlens_q"});
-    scalars({"seq_q", "heads_q"});
-    batch();
-    strides({"o", "do"});
-    break;
-  case BackwardRole::Main:
-    ptrs({"q", "k", "v", "do", "lse", "delta", "dq_accum", "dk", "dv"});
-    offsets({"cu_seqlens_q", "cu_seqlens_kv"});
-    scalars({"seq_q", "seq_kv", "heads_q", "heads_kv"});
-    batch();
-    strides({"q", "k", "v", "do", "dk", "dv"});
-    params.push_back({"lse_stride_b", Kind::I64});
-    params.push_back({"lse_stride_h", Kind::I64});
-    break;
-  case BackwardRole::DqConvert:
-    ptrs({"dq_accum", "dq"});
-    offsets({"cu_seqlens_q"});
-    scalars({"seq_q", "heads_q"});
-    batch();
-    strides({"dq"});
-    break;
-  }
-  return params;
-}
-
-std::string mlir::sdpa::buildBackwardManifest(const BackwardKernelSpec &spec) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  auto edge = [](std::optional<int64_t> width) {
-    return width ? std::to_string(*width) : std::string("inf");
-  };
-  os << "sdpa-artifact 1\n";
-  os << "direction backward\n";
-  os << "dtype " << (spec.elementType.isBF16() ? "bf16" : "f16") << "\n";
-  os << "head_dim " << spec.headDim << "\n";
-  os << "tile_q " << spec.tiles.q << "\n";
-  os << "tile_kv " << spec.tiles.kv << "\n";
-  os << "band " << edge(spec.band.left) << " " << edge(spec.band.right) << " "
-     << (spec.band.align == Alignment::BottomRight ? "bottom_right"
-                                                    : "top_left")
-     << "\n";
-  os << "scale " << llvm::format("%.17g", spec.scale) << "\n";
-  os << "varlen " << (spec.packed ? 1 : 0) << "\n";
-  os << "deterministic " << (spec.deterministic ? 1 : 0) << "\n";
-  for (BackwardRole role : {BackwardRole::Preprocess, BackwardRole::Main,
-                            BackwardRole::DqConvert}) {
-    bool isMain = role == BackwardRole::Main;
-    os << "kernel " << getBackwardKernelName(role) << " "
-       << getBackwardRoleName(role) << "\n";
-    os << "block " << (isMain ? spec.threads() : spec.rowThreads())
-       << " 1 1\n";
-    os << "shared_bytes " << (isMain ? spec.sharedBytes() : 0) << "\n";
-    os << "grid " << (isMain ? "kv_tiles heads_kv" : "q_tiles heads_q")
-       << " batch\n";
-    for (const KernelParam &param : getBackwardKernelParams(spec, role))
-      os << "param " << param.name << " " << getKernelParamTypeName(param.kind)
-         << "\n";
-  }
-  return text;
+  return getSchemaKernelParams(getSchemaRole(role), spec.packed,
+                               spec.deterministic);
 }

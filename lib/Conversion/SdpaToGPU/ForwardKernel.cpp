@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ForwardKernel.h"
+#include "SdpaDialect/Conversion/KernelSchema.h"
 #include "SdpaDialect/Conversion/SharedTiles.h"
 #include "SdpaDialect/Utils/ScheduleBounds.h"
 
@@ -41,35 +42,16 @@ SoftmaxState SoftmaxState::unflatten(ValueRange values, int64_t rows,
 
 SmallVector<KernelParam>
 mlir::sdpa::getForwardKernelParams(const ForwardKernelSpec &spec) {
-  using Kind = KernelParam::Kind;
-  SmallVector<KernelParam> params;
-  for (StringRef name : {"q", "k", "v", "o", "lse"})
-    params.push_back({name.str(), Kind::Ptr});
-  // Packed sequences: seq_q and seq_kv stay (the maximum lengths, which form
-  // the grid); the kernel reads its own lengths from the offsets.
-  if (spec.packedSequences)
-    for (StringRef name : {"cu_seqlens_q", "cu_seqlens_kv"})
-      params.push_back({name.str(), Kind::Ptr});
-  for (StringRef name : {"seq_q", "seq_kv", "heads_q", "heads_kv"})
-    params.push_back({name.str(), Kind::I32});
-  for (StringRef t : {"q", "k", "v", "o"})
-    for (StringRef dim : {"b", "h", "s"})
-      params.push_back({(t + "_stride_" + dim).str(), Kind::I64});
-  params.push_back({"lse_stride_b", Kind::I64});
-  params.push_back({"lse_stride_h", Kind::I64});
-  return params;
+  return getSchemaKernelParams(schema::KernelRole::Forward,
+                               spec.packedSequences, /*deterministic=*/false);
 }
 
 /// The gpu.func argument type of each parameter.
 static SmallVector<Type> getParamTypes(MLIRContext *ctx,
                                        const ForwardKernelSpec &spec) {
   return getKernelParamTypes(
-      ctx, getForwardKernelParams(spec), [&](StringRef name) -> Type {
-        if (name == "lse")
-          return Float32Type::get(ctx);
-        if (name.starts_with("cu_seqlens_"))
-          return IntegerType::get(ctx, 32);
-        return spec.elementType;
+      ctx, getForwardKernelParams(spec), [&](StringRef name) {
+        return getKernelParamPointee(name, spec.elementType);
       });
 }
 

@@ -2,15 +2,13 @@
 //
 // Reads the kernel spec off an sdpa.attention, refusing (with a diagnostic
 // naming the operand or attribute) what the SM80 forward kernel does not
-// cover, and prints the kernel's artifact manifest (docs/Artifact.md).
+// cover.
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Conversion/KernelSchema.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
 #include "SdpaDialect/Utils/ScheduleBounds.h"
-
-#include "llvm/Support/Format.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -39,10 +37,10 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   AttentionShape shape = op.getAttentionShape();
   spec.elementType = getElementTypeOrSelf(op.getQuery().getType());
   spec.headDim = shape.headDim;
-  if (ShapedType::isDynamic(spec.headDim) || spec.headDim % 32 != 0 ||
-      spec.headDim > 256)
-    return op.emitOpError("expected a static head_dim that is a multiple of "
-                          "32 and at most 256, got ")
+  // The schema's table decides (the runtime checks artifacts against it).
+  if (!schema::isSupportedHeadDim(schema::Direction::Forward, spec.headDim))
+    return op.emitOpError("expected a static head_dim of ")
+           << schema::describeHeadDims(schema::Direction::Forward) << ", got "
            << (ShapedType::isDynamic(spec.headDim) ? std::string("?")
                                                    : std::to_string(
                                                          spec.headDim));
@@ -81,36 +79,4 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   spec.scale = op.getScaleOrDefault();
   spec.schedule = getKernelSchedule(op, spec.tiles);
   return spec;
-}
-
-static std::string formatEdge(std::optional<int64_t> edge) {
-  return edge ? std::to_string(*edge) : std::string("inf");
-}
-
-std::string mlir::sdpa::buildForwardManifest(const ForwardKernelSpec &spec,
-                                             StringRef kernelName) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "sdpa-artifact 1\n";
-  os << "direction forward\n";
-  os << "dtype " << (spec.isBF16() ? "bf16" : "f16") << "\n";
-  os << "head_dim " << spec.headDim << "\n";
-  os << "tile_q " << spec.tiles.q << "\n";
-  os << "tile_kv " << spec.tiles.kv << "\n";
-  os << "band " << formatEdge(spec.band.left) << " "
-     << formatEdge(spec.band.right) << " "
-     << (spec.band.align == Alignment::BottomRight ? "bottom_right"
-                                                   : "top_left")
-     << "\n";
-  os << "scale " << llvm::format("%.17g", spec.scale) << "\n";
-  os << "varlen " << (spec.packedSequences ? 1 : 0) << "\n";
-  os << "kernel " << kernelName << " forward\n";
-  os << "block " << spec.threads() << " 1 1\n";
-  os << "shared_bytes " << spec.sharedBytes() << "\n";
-  os << "grid q_tiles heads_q batch\n";
-  for (const KernelParam &param : getForwardKernelParams(spec)) {
-    os << "param " << param.name << " " << getKernelParamTypeName(param.kind)
-       << "\n";
-  }
-  return text;
 }

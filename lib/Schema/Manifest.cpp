@@ -2,80 +2,20 @@
 //
 // Strict by design: unknown keys, missing keys, repeated keys and malformed
 // values are errors naming the line and the key, so that an artifact from a
-// newer generator is refused rather than misread.
+// newer generator is refused rather than misread. The printer writes what
+// the parser reads, in one order.
 //
 //===----------------------------------------------------------------------===//
 
-#include "SdpaRuntime/Manifest.h"
+#include "SdpaSchema/Manifest.h"
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 
-using namespace sdpa::runtime;
-
-const char *sdpa::runtime::toString(ElementType type) {
-  switch (type) {
-  case ElementType::F16:
-    return "f16";
-  case ElementType::BF16:
-    return "bf16";
-  case ElementType::F32:
-    return "f32";
-  case ElementType::I32:
-    return "i32";
-  }
-  return "?";
-}
-
-const char *sdpa::runtime::toString(KernelRole role) {
-  switch (role) {
-  case KernelRole::Forward:
-    return "forward";
-  case KernelRole::BwdPreprocess:
-    return "bwd_preprocess";
-  case KernelRole::BwdMain:
-    return "bwd_main";
-  case KernelRole::BwdDqConvert:
-    return "bwd_dq_convert";
-  }
-  return "?";
-}
-
-const char *sdpa::runtime::toString(ParamType type) {
-  switch (type) {
-  case ParamType::Ptr:
-    return "ptr";
-  case ParamType::I32:
-    return "i32";
-  case ParamType::I64:
-    return "i64";
-  case ParamType::F32:
-    return "f32";
-  }
-  return "?";
-}
-
-const char *sdpa::runtime::toString(GridTerm term) {
-  switch (term) {
-  case GridTerm::QTiles:
-    return "q_tiles";
-  case GridTerm::KvTiles:
-    return "kv_tiles";
-  case GridTerm::HeadsQ:
-    return "heads_q";
-  case GridTerm::HeadsKv:
-    return "heads_kv";
-  case GridTerm::Batch:
-    return "batch";
-  case GridTerm::One:
-    return "1";
-  case GridTerm::Rows:
-    return "rows";
-  }
-  return "?";
-}
+using namespace sdpa_schema;
 
 const Kernel *Manifest::findKernel(KernelRole role) const {
   for (const Kernel &kernel : kernels)
@@ -92,23 +32,6 @@ const Kernel *Manifest::findKernel(std::string_view name) const {
 }
 
 namespace {
-
-/// Tensors whose b/h/s strides a kernel may take.
-constexpr const char *kStridedTensors[] = {"q",  "k",  "v",  "o",
-                                           "do", "dq", "dk", "dv"};
-
-bool isBackwardOnlyName(std::string_view name) {
-  static const char *const names[] = {
-      "do",          "dq",          "dk",          "dv",
-      "dq_accum",    "delta",       "relay_counters",
-      "do_stride_b", "do_stride_h", "do_stride_s", "dq_stride_b",
-      "dq_stride_h", "dq_stride_s", "dk_stride_b", "dk_stride_h",
-      "dk_stride_s", "dv_stride_b", "dv_stride_h", "dv_stride_s"};
-  for (const char *n : names)
-    if (name == n)
-      return true;
-  return false;
-}
 
 std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
@@ -229,6 +152,22 @@ bool Parser::run(std::string_view text) {
     if (last && content.empty() && line > 1)
       break; // The newline that ends the final line.
 
+    // A CRLF file would read as version '1\r' on line 1; a NUL would cut a
+    // value short wherever it is handed on as a C string.
+    if (!content.empty() && content.back() == '\r')
+      return fail(line, "the line ends in a carriage return: manifests have "
+                        "LF line endings, not CRLF");
+    for (char c : content) {
+      auto byte = static_cast<unsigned char>(c);
+      if ((byte < 0x20 && c != '\t') || byte == 0x7f) {
+        char code[8];
+        std::snprintf(code, sizeof(code), "0x%02x", byte);
+        return fail(line, std::string("control character ") + code +
+                              (byte == 0 ? " (NUL)" : "") +
+                              " in the line");
+      }
+    }
+
     if (line == 1) {
       if (content != "sdpa-artifact 1") {
         if (content.substr(0, 14) == "sdpa-artifact ")
@@ -246,9 +185,9 @@ bool Parser::run(std::string_view text) {
       continue; // Blank line.
     if (content[0] == '#')
       continue;
-    if (content.find_first_of("\t\r\v\f") != std::string_view::npos)
+    if (content.find('\t') != std::string_view::npos)
       return fail(line, "fields must be separated by single spaces (found a "
-                        "tab or carriage return)");
+                        "tab)");
 
     std::vector<std::string_view> fields;
     size_t start = 0;
@@ -303,22 +242,13 @@ bool Parser::parseLine(int line, std::string_view key,
                             quote(values[0]) + " (first on line " +
                             std::to_string(other->line) + ")");
     kernel.name = std::string(values[0]);
-    static const std::pair<const char *, KernelRole> roles[] = {
-        {"forward", KernelRole::Forward},
-        {"bwd_preprocess", KernelRole::BwdPreprocess},
-        {"bwd_main", KernelRole::BwdMain},
-        {"bwd_dq_convert", KernelRole::BwdDqConvert}};
-    bool found = false;
-    for (const auto &[text, role] : roles)
-      if (values[1] == text) {
-        kernel.role = role;
-        found = true;
-      }
-    if (!found)
+    std::optional<KernelRole> role = parseKernelRole(values[1]);
+    if (!role)
       return failValue(line, key,
                        "a role (forward, bwd_preprocess, bwd_main, "
                        "bwd_dq_convert)",
                        values[1]);
+    kernel.role = *role;
     if (const Kernel *other = out.findKernel(kernel.role))
       return fail(line, "key 'kernel': a second kernel of role " +
                             quote(values[1]) + " (first is " +
@@ -339,7 +269,7 @@ bool Parser::parseEdge(int line, std::string_view value, const char *which,
     return true;
   }
   int64_t parsed;
-  if (!parseUnsigned(value, INT32_MAX, parsed))
+  if (!parseUnsigned(value, kMaxBandEdge, parsed))
     return failValue(line, "band",
                      std::string(which) +
                          " as a non-negative integer below 2^31 or 'inf'",
@@ -357,54 +287,52 @@ bool Parser::parseHeader(int line, std::string_view key,
   std::string_view value = values[0];
   int64_t number;
   if (key == "ptx") {
-    if (value[0] == '/')
-      return failValue(line, key, "a file name relative to the manifest",
-                       value);
+    std::string why;
+    if (!checkPtxPath(value, why))
+      return fail(line, "key 'ptx': expected a file in the manifest's "
+                        "directory or below it, got " +
+                            quote(value) + ": " + why);
     out.ptxFile = std::string(value);
   } else if (key == "direction") {
-    if (value == "forward")
-      out.direction = Direction::Forward;
-    else if (value == "backward")
-      out.direction = Direction::Backward;
-    else
+    std::optional<Direction> direction = parseDirection(value);
+    if (!direction)
       return failValue(line, key, "'forward' or 'backward'", value);
+    out.direction = *direction;
   } else if (key == "dtype") {
-    if (value == "f16")
-      out.dtype = ElementType::F16;
-    else if (value == "bf16")
-      out.dtype = ElementType::BF16;
-    else
+    std::optional<ElementType> dtype = parseElementType(value);
+    if (!dtype)
       return failValue(line, key, "'f16' or 'bf16'", value);
+    out.dtype = *dtype;
   } else if (key == "head_dim") {
-    if (!parseUnsigned(value, 1 << 20, number) ||
-        (number != 64 && number != 128))
-      return failValue(line, key, "64 or 128", value);
+    // Which head dims the kernels support depends on the direction, which
+    // may come later: finish() checks the value against the schema.
+    if (!parseUnsigned(value, 1 << 20, number) || number == 0)
+      return failValue(line, key, "a positive integer", value);
     out.headDim = number;
   } else if (key == "tile_q" || key == "tile_kv") {
-    if (!parseUnsigned(value, 1 << 16, number) || number == 0)
-      return failValue(line, key, "a positive integer up to 65536", value);
+    if (!parseUnsigned(value, kMaxTile, number) || number == 0)
+      return failValue(line, key,
+                       "a positive integer up to " + std::to_string(kMaxTile),
+                       value);
     (key == "tile_q" ? out.tileQ : out.tileKv) = number;
   } else if (key == "band") {
     if (!parseEdge(line, values[0], "L", out.left) ||
         !parseEdge(line, values[1], "R", out.right))
       return false;
-    if (values[2] == "top_left")
-      out.align = Alignment::TopLeft;
-    else if (values[2] == "bottom_right")
-      out.align = Alignment::BottomRight;
-    else
+    std::optional<Alignment> align = parseAlignment(values[2]);
+    if (!align)
       return failValue(line, key, "align 'top_left' or 'bottom_right'",
                        values[2]);
+    out.align = *align;
   } else if (key == "scale") {
     std::string copy(value);
     char *end = nullptr;
     errno = 0;
     double parsed = std::strtod(copy.c_str(), &end);
     if (end != copy.c_str() + copy.size() || errno != 0 ||
-        !std::isfinite(parsed) || parsed <= 0 ||
-        !std::isfinite(static_cast<float>(parsed)))
-      return failValue(line, key, "a positive finite float", value);
-    out.scale = static_cast<float>(parsed);
+        !isRepresentableScale(parsed))
+      return failValue(line, key, describeScaleRange(), value);
+    out.scale = parsed;
   } else if (key == "varlen" || key == "deterministic") {
     if (value != "0" && value != "1")
       return failValue(line, key, "0 or 1", value);
@@ -445,46 +373,29 @@ bool Parser::parseKernelKey(int line, std::string_view key,
       return failValue(line, key, "a non-negative integer", values[0]);
     current->sharedBytes = static_cast<unsigned>(number);
   } else if (key == "grid") {
-    static const std::pair<const char *, GridTerm> terms[] = {
-        {"q_tiles", GridTerm::QTiles}, {"kv_tiles", GridTerm::KvTiles},
-        {"heads_q", GridTerm::HeadsQ}, {"heads_kv", GridTerm::HeadsKv},
-        {"batch", GridTerm::Batch},    {"1", GridTerm::One},
-        {"rows", GridTerm::Rows}};
     for (int i = 0; i < 3; ++i) {
-      bool found = false;
-      for (const auto &[text, term] : terms)
-        if (values[i] == text) {
-          current->grid[i] = term;
-          found = true;
-        }
-      if (!found)
+      std::optional<GridTerm> term = parseGridTerm(values[i]);
+      if (!term)
         return failValue(line, key,
                          "a grid term (q_tiles, kv_tiles, heads_q, heads_kv, "
                          "batch, 1, rows)",
                          values[i]);
+      current->grid[i] = *term;
     }
   } else if (key == "param") {
     std::string_view name = values[0];
-    std::optional<ParamType> expected = expectedParamType(name);
+    std::optional<ParamType> expected = getParamType(name);
     if (!expected)
       return fail(line, "key 'param': unknown parameter name " + quote(name) +
                             " (the runtime cannot fill it)");
-    static const std::pair<const char *, ParamType> types[] = {
-        {"ptr", ParamType::Ptr},
-        {"i32", ParamType::I32},
-        {"i64", ParamType::I64},
-        {"f32", ParamType::F32}};
-    std::optional<ParamType> type;
-    for (const auto &[text, t] : types)
-      if (values[1] == text)
-        type = t;
+    std::optional<ParamType> type = parseParamType(values[1]);
     if (!type)
       return failValue(line, key, "a type (ptr, i32, i64, f32)", values[1]);
     if (*type != *expected)
       return fail(line, "key 'param': parameter " + quote(name) +
                             " must have type " + toString(*expected) +
                             ", got " + quote(values[1]));
-    if (current->role == KernelRole::Forward && isBackwardOnlyName(name))
+    if (current->role == KernelRole::Forward && isBackwardOnlyParam(name))
       return fail(line, "key 'param': parameter " + quote(name) +
                             " is not available to a forward kernel");
     for (const Param &param : current->params)
@@ -512,6 +423,11 @@ bool Parser::finish(int lastLine) {
                           "tile_kv", "band", "scale", "varlen"})
     if (!seen.count(key))
       return fail(lastLine, std::string("missing key ") + quote(key));
+  if (!isSupportedHeadDim(out.direction, out.headDim))
+    return fail(seen["head_dim"],
+                "key 'head_dim': expected " + describeHeadDims(out.direction) +
+                    " for a " + toString(out.direction) + " artifact, got " +
+                    quote(std::to_string(out.headDim)));
   if (out.direction == Direction::Forward) {
     if (out.deterministic)
       return fail(seen["deterministic"],
@@ -540,29 +456,47 @@ bool Parser::finish(int lastLine) {
 
 } // namespace
 
-std::optional<ParamType> sdpa::runtime::expectedParamType(std::string_view name) {
-  static const char *const pointers[] = {
-      "q",  "k",  "v",        "o",     "lse",            "do",
-      "dq", "dk", "dv",       "dq_accum", "delta", "relay_counters",
-      "cu_seqlens_q", "cu_seqlens_kv"};
-  for (const char *p : pointers)
-    if (name == p)
-      return ParamType::Ptr;
-  for (const char *s : {"seq_q", "seq_kv", "heads_q", "heads_kv", "batch"})
-    if (name == s)
-      return ParamType::I32;
-  if (name == "scale")
-    return ParamType::F32;
-  if (name == "lse_stride_b" || name == "lse_stride_h")
-    return ParamType::I64;
-  for (const char *t : kStridedTensors)
-    for (const char *suffix : {"_stride_b", "_stride_h", "_stride_s"})
-      if (name == std::string(t) + suffix)
-        return ParamType::I64;
-  return std::nullopt;
+bool sdpa_schema::parseManifest(std::string_view text, Manifest &out,
+                                 std::string &error) {
+  return Parser(out, error).run(text);
 }
 
-bool sdpa::runtime::parseManifest(std::string_view text, Manifest &out,
-                                  std::string &error) {
-  return Parser(out, error).run(text);
+namespace {
+std::string formatEdge(const std::optional<int64_t> &edge) {
+  return edge ? std::to_string(*edge) : std::string("inf");
+}
+} // namespace
+
+std::string sdpa_schema::printManifest(const Manifest &m) {
+  std::string text = "sdpa-artifact " + std::to_string(m.version) + "\n";
+  auto line = [&](const std::string &key, const std::string &values) {
+    text += key + " " + values + "\n";
+  };
+  if (!m.ptxFile.empty())
+    line("ptx", m.ptxFile);
+  line("direction", toString(m.direction));
+  line("dtype", toString(m.dtype));
+  line("head_dim", std::to_string(m.headDim));
+  line("tile_q", std::to_string(m.tileQ));
+  line("tile_kv", std::to_string(m.tileKv));
+  line("band", formatEdge(m.left) + " " + formatEdge(m.right) + " " +
+                   toString(m.align));
+  char scale[32];
+  std::snprintf(scale, sizeof(scale), "%.17g", m.scale);
+  line("scale", scale);
+  line("varlen", m.varlen ? "1" : "0");
+  if (m.direction == Direction::Backward)
+    line("deterministic", m.deterministic ? "1" : "0");
+  for (const Kernel &kernel : m.kernels) {
+    line("kernel", kernel.name + " " + toString(kernel.role));
+    line("block", std::to_string(kernel.block[0]) + " " +
+                      std::to_string(kernel.block[1]) + " " +
+                      std::to_string(kernel.block[2]));
+    line("shared_bytes", std::to_string(kernel.sharedBytes));
+    line("grid", std::string(toString(kernel.grid[0])) + " " +
+                     toString(kernel.grid[1]) + " " + toString(kernel.grid[2]));
+    for (const Param &param : kernel.params)
+      line("param", param.name + " " + toString(param.type));
+  }
+  return text;
 }

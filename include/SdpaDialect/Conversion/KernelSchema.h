@@ -1,0 +1,36 @@
+//===- KernelSchema.h - The artifact schema for the lowering ---*- C++ -*-===//
+//
+// The lowering's view of the schema it shares with the runtime (lib/Schema):
+// parameter lists as KernelParam, the element type a pointer parameter
+// points to, and the schema's name of an MLIR element type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_CONVERSION_KERNELSCHEMA_H
+#define SDPADIALECT_CONVERSION_KERNELSCHEMA_H
+
+#include "SdpaDialect/Conversion/KernelParam.h"
+#include "SdpaSchema/Manifest.h"
+
+namespace mlir::sdpa {
+
+/// The artifact schema, shared with the runtime (docs/Artifact.md).
+namespace schema = ::sdpa_schema;
+
+/// The parameters of the kernel of `role`, in the schema's order.
+SmallVector<KernelParam> getSchemaKernelParams(schema::KernelRole role,
+                                               bool varlen, bool deterministic);
+
+/// The schema's record of `params` (for manifests).
+std::vector<schema::Param> toSchemaParams(ArrayRef<KernelParam> params);
+
+/// The element type pointer parameter `name` points to: f32 or i32 where
+/// the schema says so, else `element` (f16 or bf16).
+Type getKernelParamPointee(StringRef name, Type element);
+
+/// The schema's name of an element type (f16, bf16, f32 or i32).
+schema::ElementType getSchemaElementType(Type type);
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_CONVERSION_KERNELSCHEMA_H

@@ -1,0 +1,110 @@
+//===- Schema.h - What the lowering and the runtime agree on ----*- C++ -*-===//
+//
+// The facts of the kernel artifact (docs/Artifact.md) written once, for the
+// lowering that writes artifacts and the runtime that reads them: kernel
+// roles, parameter names, types and order, grid terms, element types, the
+// head dims the kernels are generated for, tile and band ranges, the scale
+// rule, artifact names and PTX paths. Pure C++: no MLIR, no CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPASCHEMA_SCHEMA_H
+#define SDPASCHEMA_SCHEMA_H
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sdpa_schema {
+
+/// The artifact (manifest) version both sides read and write.
+constexpr int kArtifactVersion = 1;
+
+enum class Direction { Forward, Backward };
+enum class ElementType { F16, BF16, F32, I32 };
+enum class Alignment { TopLeft, BottomRight };
+enum class KernelRole { Forward, BwdPreprocess, BwdMain, BwdDqConvert };
+enum class ParamType { Ptr, I32, I64, F32 };
+/// How one grid dimension is formed (docs/Artifact.md, "Grid terms").
+enum class GridTerm { QTiles, KvTiles, HeadsQ, HeadsKv, Batch, One, Rows };
+
+/// The manifest spelling of each value.
+const char *toString(Direction direction);
+const char *toString(ElementType type);
+const char *toString(Alignment align);
+const char *toString(KernelRole role);
+const char *toString(ParamType type);
+const char *toString(GridTerm term);
+
+/// The value spelt `text` in a manifest, or nullopt.
+std::optional<Direction> parseDirection(std::string_view text);
+/// Only the element types of q, k, v (f16, bf16).
+std::optional<ElementType> parseElementType(std::string_view text);
+std::optional<Alignment> parseAlignment(std::string_view text);
+std::optional<KernelRole> parseKernelRole(std::string_view text);
+std::optional<ParamType> parseParamType(std::string_view text);
+std::optional<GridTerm> parseGridTerm(std::string_view text);
+
+/// One kernel parameter, in launch order.
+struct Param {
+  std::string name;
+  ParamType type;
+};
+
+/// The parameters of the kernel of `role`, in order (docs/Artifact.md):
+/// pointers first (the THD offsets after the other pointers of a `varlen`
+/// kernel, the relay counters last of a `deterministic` backward kernel that
+/// takes them), then the i32 sizes, then the i64 strides.
+std::vector<Param> getKernelParams(KernelRole role, bool varlen,
+                                   bool deterministic);
+
+/// The grid terms of the kernel of `role` (x, y, z): one program per query
+/// tile (per key tile for bwd_main), head and batch entry.
+std::array<GridTerm, 3> getKernelGrid(KernelRole role);
+
+/// The type every parameter name the runtime can fill must have, or nullopt
+/// for a name it does not know. `scale f32` is the manifest's scale.
+std::optional<ParamType> getParamType(std::string_view name);
+
+/// True for the gradients, the backward workspaces and their strides, which
+/// a forward kernel cannot take.
+bool isBackwardOnlyParam(std::string_view name);
+
+/// The element type pointer parameter `name` points to: f32 for lse, delta
+/// and dq_accum, i32 for relay_counters and the THD offsets, else `element`
+/// (the artifact's dtype).
+ElementType getPointeeType(std::string_view name, ElementType element);
+
+/// Head dims the kernels of `direction` are generated for.
+const std::vector<int64_t> &getSupportedHeadDims(Direction direction);
+bool isSupportedHeadDim(Direction direction, int64_t headDim);
+/// "64 or 128", "32, 64, ... or 256": for messages.
+std::string describeHeadDims(Direction direction);
+
+/// Tile sizes (tile_q, tile_kv) are in [1, kMaxTile].
+constexpr int64_t kMaxTile = 65536;
+/// Finite band edges are in [0, kMaxBandEdge].
+constexpr int64_t kMaxBandEdge = 2147483647;
+
+/// True if the softmax scale `scale` is positive and rounds to a normal f32
+/// (the kernels multiply in f32: 1e-50 would become 0, 1e300 +inf).
+bool isRepresentableScale(double scale);
+/// The range isRepresentableScale accepts, for messages.
+const char *describeScaleRange();
+
+/// True if `name` may name an artifact (`<name>.ptx`, `<name>.manifest` in
+/// the artifact directory): 1 to 128 characters of [A-Za-z0-9_.-], not
+/// starting with '.' or '-'.
+bool isValidArtifactName(std::string_view name);
+
+/// Checks the manifest's `ptx` value: a relative path whose components are
+/// artifact names (so no empty, `.` or `..` component, no leading '/', no
+/// NUL, space or control character). On failure returns false and sets `why`.
+bool checkPtxPath(std::string_view path, std::string &why);
+
+} // namespace sdpa_schema
+
+#endif // SDPASCHEMA_SCHEMA_H
