@@ -57,6 +57,15 @@ CONFIGS = {
     "bf16_d128_left32": Config(F, "bf16", 128, 32, None, tile_kv=32),
     "bf16_d128_win4096": Config(F, "bf16", 128, 4095, 0, tile_kv=32),
     "f16_d128_win4096": Config(F, "f16", 128, 4095, 0, tile_kv=32),
+    # Forward at every other head dim of the schema's table (lib/Schema): the
+    # lowering writes them and the runtime loads them; tile-kv 32 keeps the
+    # larger ones in shared memory.
+    "bf16_d32_causal": Config(F, "bf16", 32, None, 0),
+    "f16_d96_win127": Config(F, "f16", 96, 127, 0),
+    "bf16_d160_causal_br": Config(F, "bf16", 160, None, 0, "bottom_right", tile_kv=32),
+    "f16_d192_win127": Config(F, "f16", 192, 127, 0, tile_kv=32),
+    "bf16_d224_full": Config(F, "bf16", 224, None, None, tile_kv=32),
+    "f16_d256_causal": Config(F, "f16", 256, None, 0, tile_kv=32),
     # Forward, THD packed sequences.
     "bf16_d64_win127_thd": Config(F, "bf16", 64, 127, 0, thd=True),
     "f16_d128_causal_br_thd": Config(F, "f16", 128, None, 0, "bottom_right", thd=True,
