@@ -35,6 +35,9 @@ public:
   /// An operand tensor shaped like q, k or v (q, k, v, o, do): its buffer,
   /// the flat pointer and the b/h/s strides. Returns the buffer.
   Value addInput(StringRef name, Value tensor);
+  /// q, k and v (addInput); returns the buffers of q and k.
+  std::pair<Value, Value> addQueryKeyValue(Value query, Value key,
+                                           Value value);
   /// A fresh device buffer of type `type` (q-like, or lse/delta shaped) for
   /// output `name`, its dynamic sizes read off `like` (a buffer of q or k),
   /// recorded like an input. Returns the buffer.

@@ -87,6 +87,14 @@ Value HostProgramBuilder::addInput(StringRef name, Value tensor) {
   return buffer;
 }
 
+std::pair<Value, Value>
+HostProgramBuilder::addQueryKeyValue(Value query, Value key, Value value) {
+  Value queryBuffer = addInput("q", query);
+  Value keyBuffer = addInput("k", key);
+  addInput("v", value);
+  return {queryBuffer, keyBuffer};
+}
+
 Value HostProgramBuilder::addOutput(StringRef name, RankedTensorType type,
                                     Value like) {
   LayoutDims dims = getLayoutDims(layout);

@@ -63,9 +63,8 @@ static void replaceByHostProgram(AttentionGradOp op, gpu::GPUModuleOp module,
                                  const schema::Manifest &manifest) {
   OpBuilder b(op);
   HostProgramBuilder host(b, op.getLoc(), op.getLayout(), spec.tiles);
-  Value query = host.addInput("q", op.getQuery());
-  Value key = host.addInput("k", op.getKey());
-  host.addInput("v", op.getValue());
+  auto [query, key] =
+      host.addQueryKeyValue(op.getQuery(), op.getKey(), op.getValue());
   host.addInput("o", op.getOutput());
   host.addInput("do", op.getGradOutput());
   host.addLseInput(op.getLse());

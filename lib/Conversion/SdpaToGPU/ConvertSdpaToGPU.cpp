@@ -51,9 +51,8 @@ static void replaceByHostProgram(AttentionOp op, gpu::GPUModuleOp module,
                                  const schema::Manifest &manifest) {
   OpBuilder b(op);
   HostProgramBuilder host(b, op.getLoc(), op.getLayout(), spec.tiles);
-  Value query = host.addInput("q", op.getQuery());
-  Value key = host.addInput("k", op.getKey());
-  host.addInput("v", op.getValue());
+  auto [query, key] =
+      host.addQueryKeyValue(op.getQuery(), op.getKey(), op.getValue());
   auto outputType = cast<RankedTensorType>(op.getOutput().getType());
   auto lseType = cast<RankedTensorType>(op.getLse().getType());
   Value output = host.addOutput("o", outputType, query);
