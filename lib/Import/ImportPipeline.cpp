@@ -45,7 +45,8 @@ LogicalResult buildStablehloPipeline(OpPassManager &pm,
   // Drops what the import left unused (the bias placeholders of the cuDNN
   // calls) and puts bands into their canonical form.
   pm.addPass(createCanonicalizerPass());
-  if (failed(buildAttentionConversions(pm, *lowering, error)))
+  if (failed(buildAttentionConversions(pm, *lowering, error,
+                                       HostSide::TaggedOps)))
     return failure();
   KernelTargetOptions target = lowering->getTargetOptions();
   SdpaExportFfiCallsOptions exported;

@@ -20,7 +20,7 @@ using namespace mlir::sdpa;
 
 LogicalResult mlir::sdpa::buildAttentionConversions(
     OpPassManager &pm, const AttentionPipelineOptions &options,
-    PipelineErrorFn error) {
+    PipelineErrorFn error, HostSide host) {
   StringRef name = "sdpa-pipeline";
   if (failed(checkKernelPipelineOptions(name, options, error)) ||
       failed(checkPipelineOption(
@@ -33,10 +33,11 @@ LogicalResult mlir::sdpa::buildAttentionConversions(
           error)))
     return failure();
   pm.addPass(createForwardLowering(options.tileQ, options.tileKv,
-                                   options.warps, options.stages));
+                                   options.warps, options.stages, host));
   ConvertSdpaGradToGPUOptions backward;
   backward.tileQ = options.backwardTileQ;
   backward.tileKv = options.backwardTileKv;
+  backward.hostProgram = host == HostSide::Program;
   pm.addPass(createConvertSdpaGradToGPU(backward));
   pm.addPass(createCheckLoweredPass());
   return success();

@@ -30,11 +30,13 @@ LogicalResult mlir::sdpa::buildForwardPipeline(
 std::unique_ptr<Pass> mlir::sdpa::createForwardLowering(int64_t tileQ,
                                                         int64_t tileKv,
                                                         int64_t warps,
-                                                        int64_t stages) {
+                                                        int64_t stages,
+                                                        HostSide host) {
   ConvertSdpaToGPUOptions lowering;
   lowering.tileQ = tileQ;
   lowering.tileKv = tileKv;
   lowering.warps = warps;
   lowering.stages = stages;
+  lowering.hostProgram = host == HostSide::Program;
   return createConvertSdpaToGPU(lowering);
 }

@@ -48,11 +48,17 @@ LogicalResult buildAttentionPipeline(OpPassManager &pm,
                                      const AttentionPipelineOptions &options,
                                      PipelineErrorFn error);
 
+/// What the convert passes leave on the host side: the complete host program
+/// (gpu.launch_func and workspaces), or each site's op tagged with its
+/// kernels for sdpa-export-ffi-calls (`host-program=false`).
+enum class HostSide { Program, TaggedOps };
+
 /// The convert passes of sdpa-pipeline without the tail, for a pipeline
 /// that keeps the host (sdpa-stablehlo-pipeline, docs/Export.md).
 LogicalResult buildAttentionConversions(OpPassManager &pm,
                                         const AttentionPipelineOptions &options,
-                                        PipelineErrorFn error);
+                                        PipelineErrorFn error,
+                                        HostSide host = HostSide::Program);
 
 /// The tail all lowering pipelines share, after their convert passes: drop
 /// the host side, run the upstream GPU to NVVM pipeline (PTX, bare
@@ -68,8 +74,9 @@ void buildLoweringPipeline(OpPassManager &pm, int64_t tileQ, int64_t tileKv,
                            const KernelTargetOptions &target);
 
 /// convert-sdpa-to-gpu with a pipeline's forward options.
-std::unique_ptr<Pass> createForwardLowering(int64_t tileQ, int64_t tileKv,
-                                            int64_t warps, int64_t stages);
+std::unique_ptr<Pass>
+createForwardLowering(int64_t tileQ, int64_t tileKv, int64_t warps,
+                      int64_t stages, HostSide host = HostSide::Program);
 
 /// Checks the target options of `pipeline` (its CLI name, which every
 /// message starts with): chip sm_80 or newer and known to LLVM's NVPTX
