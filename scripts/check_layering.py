@@ -9,6 +9,8 @@ The layers, bottom first (docs/Rationale.md, "Layering"):
     Export (attention sites to XLA FFI calls) <- Import (its pipeline)
     tools/, fuzz/: may use every layer
     runtime/: no MLIR or LLVM at all (it may include only IR-free headers)
+    Schema (the artifact schema, include/SdpaSchema): IR-free, below every
+    layer and the runtime; it uses nothing of MLIR or LLVM
 
 Two kinds of edge are read, per directory:
   * `#include "SdpaDialect/..."` (and `include "SdpaDialect/..."` in .td
@@ -29,22 +31,24 @@ import sys
 
 # What each layer may use (itself included).
 ALLOWED = {
-    "Analysis": {"Analysis"},
-    "StableHLO": {"StableHLO"},
-    "Dialect": {"Analysis", "Dialect"},
-    "Utils": {"Analysis", "Dialect", "Utils"},
-    "Transforms": {"Analysis", "Dialect", "Utils", "Transforms"},
-    "Conversion": {"Analysis", "Dialect", "Utils", "Transforms", "Conversion"},
-    "Pipelines": {"Analysis", "Dialect", "Utils", "Transforms", "Conversion",
-                  "Pipelines"},
-    "Import": {"Analysis", "Dialect", "Utils", "Transforms", "Conversion",
-               "Pipelines", "StableHLO", "Export", "Import"},
-    "Export": {"Analysis", "Dialect", "Utils", "Transforms", "Conversion",
-               "Pipelines", "StableHLO", "Export"},
-    "Runtime": {"Runtime"},
+    "Schema": {"Schema"},
+    "Analysis": {"Schema", "Analysis"},
+    "StableHLO": {"Schema", "StableHLO"},
+    "Dialect": {"Schema", "Analysis", "Dialect"},
+    "Utils": {"Schema", "Analysis", "Dialect", "Utils"},
+    "Transforms": {"Schema", "Analysis", "Dialect", "Utils", "Transforms"},
+    "Conversion": {"Schema", "Analysis", "Dialect", "Utils", "Transforms",
+                   "Conversion"},
+    "Pipelines": {"Schema", "Analysis", "Dialect", "Utils", "Transforms",
+                  "Conversion", "Pipelines"},
+    "Import": {"Schema", "Analysis", "Dialect", "Utils", "Transforms",
+               "Conversion", "Pipelines", "StableHLO", "Export", "Import"},
+    "Export": {"Schema", "Analysis", "Dialect", "Utils", "Transforms",
+               "Conversion", "Pipelines", "StableHLO", "Export"},
+    "Runtime": {"Schema", "Runtime"},
 }
-LAYERS = ["Analysis", "StableHLO", "Dialect", "Utils", "Transforms", "Conversion",
-          "Pipelines", "Import", "Export"]
+LAYERS = ["Schema", "Analysis", "StableHLO", "Dialect", "Utils", "Transforms",
+          "Conversion", "Pipelines", "Import", "Export"]
 # Directories whose code may use every layer.
 TOP = "Tool"
 
@@ -55,6 +59,8 @@ SOURCE_DIRS = ("lib", "include", "tools", "unittests", "fuzz", "runtime")
 def header_layer(path):
     """The layer of an include path rooted at include/ ("SdpaDialect/...")."""
     parts = path.split("/")
+    if parts[0] == "SdpaSchema":
+        return "Schema"
     if len(parts) >= 3 and parts[1] in LAYERS:
         return parts[1]
     if len(parts) == 2 and parts[1].startswith("SdpaPasses."):
@@ -82,7 +88,7 @@ def allowed(src, dst):
     return src == TOP or dst in ALLOWED.get(src, set())
 
 
-INCLUDE = re.compile(r'^\s*#?\s*include\s+["<]((?:SdpaDialect|mlir|llvm)/[^">]+)[">]')
+INCLUDE = re.compile(r'^\s*#?\s*include\s+["<]((?:SdpaDialect|SdpaSchema|mlir|llvm)/[^">]+)[">]')
 
 
 def walk(root, dirs, exts):
@@ -109,10 +115,15 @@ def check_includes(root, errors):
                 if not m:
                     continue
                 target = m.group(1)
+                if src == "Schema" and not target.startswith("SdpaSchema/"):
+                    edges += 1
+                    errors.append(f"{rel}:{lineno}: the schema includes "
+                                  f"{target} (it must stay IR-free)")
+                    continue
                 if src == "Runtime":
                     # The runtime has no MLIR dependency: no MLIR or LLVM
                     # header, and only headers of this tree that are IR-free.
-                    if not target.startswith("SdpaDialect/"):
+                    if not target.startswith(("SdpaDialect/", "SdpaSchema/")):
                         edges += 1
                         errors.append(f"{rel}:{lineno}: the runtime includes "
                                       f"{target} (MLIR/LLVM)")
@@ -121,7 +132,7 @@ def check_includes(root, errors):
                         errors.append(f"{rel}:{lineno}: the runtime includes "
                                       f"{target}, which includes MLIR/LLVM")
                     continue
-                if not target.startswith("SdpaDialect/"):
+                if not target.startswith(("SdpaDialect/", "SdpaSchema/")):
                     continue
                 dst = header_layer(target)
                 if dst is None:
@@ -204,8 +215,8 @@ def check_links(root, errors):
         for dep in deps:
             dst = layer_of.get(dep)
             if dst is None:
-                if src == "Runtime" and dep in ("MLIR", "LLVM"):
-                    errors.append(f"{rel}:{line}: the runtime target "
+                if src in ("Runtime", "Schema") and dep in ("MLIR", "LLVM"):
+                    errors.append(f"{rel}:{line}: the {src.lower()} target "
                                   f"{target} links {dep}")
                 continue
             edges += 1

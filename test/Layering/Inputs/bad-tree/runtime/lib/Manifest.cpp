@@ -1,0 +1,2 @@
+// The runtime may use the IR-free schema (an allowed edge).
+#include "SdpaSchema/Manifest.h"
