@@ -9,8 +9,9 @@ every parameter's gradient, with attn_implementation "sdpa_dialect"
 (sdpa.hf.register(): our kernels, causal window left = 127) and with
 "eager" (transformers' matmul-softmax attention with its sliding-window
 mask). Both are compared with the same model in float32 (eager) as
-max|x - ref| / max|ref|: ours must be within --tol and within 2x (+1e-3)
-of eager bf16's own error. A control: the float32 model without its window
+max|x - ref| / max|ref|: ours must be within 2x (+1e-3) of eager bf16's
+own error, and within --tol (a sanity cap: at std 0.1 eager bf16 itself is
+about 7e-2 off float32 in the logits and 1e-1 in the worst gradient). A control: the float32 model without its window
 must differ from the windowed one by more than ours does (the comparison can
 fail). Then a padded batch must be refused by name.
 
@@ -37,7 +38,7 @@ def parse_args(argv=None):
     p.add_argument("--seq", type=int, default=512)
     p.add_argument("--batch", type=int, default=2)
     p.add_argument("--window", type=int, default=128)
-    p.add_argument("--tol", type=float, default=3e-2)
+    p.add_argument("--tol", type=float, default=0.15)
     p.add_argument("--seed", type=int, default=0)
     return p.parse_args(argv)
 
