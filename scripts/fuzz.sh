@@ -88,7 +88,7 @@ run_fuzzer sdpa-ir-fuzzer 150000 -max_len=4096 -dict=fuzz/sdpa.dict -- "$work/se
 run_fuzzer sdpa-lowering-fuzzer 5000 -max_len=4096 -dict=fuzz/sdpa.dict -- "$work/seeds/lowering"
 run_fuzzer sdpa-runtime-fuzzer 200000 -max_len=2048 -dict=fuzz/runtime.dict -- fuzz/seeds/runtime
 if [ -x "$build/bin/sdpa-import-fuzzer" ]; then
-  python3 fuzz/make-seeds.py "$work/seeds/import" test/Import
+  python3 fuzz/make-seeds.py "$work/seeds/import" test/Import test/StableHLO
   run_fuzzer sdpa-import-fuzzer 15000 -max_len=16384 -dict=fuzz/import.dict -- "$work/seeds/import"
 else
   echo "sdpa-import-fuzzer: not built (needs lib/Import in the build and -DSDPA_FUZZ_IMPORTER=ON)" | tee -a "$summary"

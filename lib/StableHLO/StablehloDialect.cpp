@@ -1,6 +1,7 @@
-//===- StablehloDialect.cpp - Our subset of StableHLO ---------------------===//
+//===- StablehloDialect.cpp - The StableHLO opset -------------------------===//
 //
-// Registers the project's `stablehlo` dialect: its enums, attributes and ops.
+// Registers the project's `stablehlo` dialect: its enums, attributes, the
+// token type and the ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,16 +15,34 @@ using namespace mlir::sdpa::shlo;
 #include "SdpaDialect/StableHLO/StablehloDialect.cpp.inc"
 #include "SdpaDialect/StableHLO/StablehloEnums.cpp.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "SdpaDialect/StableHLO/StablehloAttrs.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "SdpaDialect/StableHLO/StablehloTypes.cpp.inc"
+
+void StablehloDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "SdpaDialect/StableHLO/StablehloTypes.cpp.inc"
+      >();
+}
 
 void StablehloDialect::initialize() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "SdpaDialect/StableHLO/StablehloAttrs.cpp.inc"
-      >();
+  registerAttributes();
+  registerTypes();
+  // One list per op family (include/SdpaDialect/StableHLO/*Ops.td).
   addOperations<
 #define GET_OP_LIST
-#include "SdpaDialect/StableHLO/StablehloOps.cpp.inc"
+#include "SdpaDialect/StableHLO/StablehloElementwiseOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "SdpaDialect/StableHLO/StablehloShapeOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "SdpaDialect/StableHLO/StablehloRegionOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "SdpaDialect/StableHLO/StablehloMiscOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "SdpaDialect/StableHLO/StablehloCommOps.cpp.inc"
       >();
 }

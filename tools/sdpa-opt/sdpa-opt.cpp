@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Quant/IR/Quant.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -29,7 +30,10 @@ int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::sdpa::registerSdpaPasses();
-  registry.insert<mlir::sdpa::shlo::StablehloDialect>();
+  // StableHLO's quantized element types are the quant dialect's
+  // (`!quant.uniform<i8:f32, 0.5:-1>`).
+  registry.insert<mlir::sdpa::shlo::StablehloDialect,
+                  mlir::quant::QuantDialect>();
   mlir::sdpa::registerSdpaImportPasses();
   mlir::sdpa::registerSdpaImportPipelines();
   mlir::sdpa::registerSdpaExportPasses();

@@ -1,7 +1,7 @@
-//===- StablehloDialect.h - Our subset of StableHLO -------------*- C++ -*-===//
+//===- StablehloDialect.h - The StableHLO opset -----------------*- C++ -*-===//
 //
-// Declares the project's `stablehlo` dialect (the subset attention graphs
-// use), its enums, attributes and ops.
+// Declares the project's `stablehlo` dialect (the StableHLO opset), its
+// enums, attributes, types and ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -23,7 +24,19 @@
 #define GET_ATTRDEF_CLASSES
 #include "SdpaDialect/StableHLO/StablehloAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "SdpaDialect/StableHLO/StablehloTypes.h.inc"
+
+// The ops, one generated file per family (include/SdpaDialect/StableHLO/).
 #define GET_OP_CLASSES
-#include "SdpaDialect/StableHLO/StablehloOps.h.inc"
+#include "SdpaDialect/StableHLO/StablehloElementwiseOps.h.inc"
+#define GET_OP_CLASSES
+#include "SdpaDialect/StableHLO/StablehloShapeOps.h.inc"
+#define GET_OP_CLASSES
+#include "SdpaDialect/StableHLO/StablehloRegionOps.h.inc"
+#define GET_OP_CLASSES
+#include "SdpaDialect/StableHLO/StablehloMiscOps.h.inc"
+#define GET_OP_CLASSES
+#include "SdpaDialect/StableHLO/StablehloCommOps.h.inc"
 
 #endif // SDPADIALECT_STABLEHLO_STABLEHLODIALECT_H
