@@ -8,6 +8,7 @@
 
 #include "AssemblyFormat.h"
 #include "SdpaDialect/StableHLO/StablehloDialect.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
@@ -47,11 +48,42 @@ static bool areDistinctDims(ArrayRef<int64_t> dims, int64_t rank) {
 // ConstantOp
 //===----------------------------------------------------------------------===//
 
+/// The type `value` must have: the result type, with a quantized element
+/// type's storage type in its place (the stored integers).
+static Type constantValueType(Type resultType) {
+  auto tensor = cast<RankedTensorType>(resultType);
+  if (auto quantized = dyn_cast<quant::QuantizedType>(tensor.getElementType()))
+    return tensor.clone(quantized.getStorageType());
+  return tensor;
+}
+
+/// `dense<..> : tensor<..>` when the value has the result type, as StableHLO
+/// prints it; otherwise (a quantized result) StableHLO's generic-looking
+/// `() <{value = dense<..> : tensor<..xi8>}> : () -> tensor<..x!quant..>`.
 ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalLParen())) {
+    DictionaryAttr properties;
+    FunctionType type;
+    if (parser.parseRParen() || parser.parseLess() ||
+        parser.parseAttribute(properties) || parser.parseGreater() ||
+        parser.parseOptionalAttrDict(result.attributes) ||
+        parser.parseColonType(type))
+      return failure();
+    auto value = dyn_cast_or_null<ElementsAttr>(properties.get("value"));
+    if (!value || properties.size() != 1)
+      return parser.emitError(loc, "expected the properties to be "
+                                   "<{value = <tensor constant>}>");
+    if (type.getNumInputs() != 0 || type.getNumResults() != 1)
+      return parser.emitError(loc, "expected the type () -> result type");
+    result.addAttribute("value", value);
+    result.addTypes(type.getResults());
+    return success();
+  }
   if (parser.parseOptionalAttrDict(result.attributes))
     return failure();
   Attribute value;
-  SMLoc loc = parser.getCurrentLocation();
+  loc = parser.getCurrentLocation();
   if (parser.parseAttribute(value))
     return failure();
   auto elements = dyn_cast<ElementsAttr>(value);
@@ -63,20 +95,32 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void ConstantOp::print(OpAsmPrinter &p) {
+  if (getValue().getType() != getType()) {
+    p << "() <{value = ";
+    p.printAttribute(getValue());
+    p << "}>";
+    p.printOptionalAttrDict((*this)->getAttrs(), {"value"});
+    p << " : ";
+    p.printFunctionalType(*this);
+    return;
+  }
   p.printOptionalAttrDict((*this)->getAttrs(), {"value"});
   p << ' ';
   p.printAttribute(getValue());
 }
 
 void ConstantOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
-  bool isFloat = isa<FloatType>(getValue().getElementType());
-  setNameFn(getResult(), isFloat ? "cst" : "c");
+  // StableHLO's names: `%c` for integer (and i1) elements, `%cst` for any
+  // other (float, complex, quantized).
+  bool isInteger = isa<IntegerType>(getType().getElementType());
+  setNameFn(getResult(), isInteger ? "c" : "cst");
 }
 
 LogicalResult ConstantOp::verify() {
-  if (getValue().getType() != getType())
+  Type expected = constantValueType(getType());
+  if (getValue().getType() != expected)
     return emitOpError("expected value of type ")
-           << getType() << ", got " << getValue().getType();
+           << expected << ", got " << getValue().getType();
   return success();
 }
 

@@ -113,7 +113,7 @@ func.func @bad_window(%q: tensor<1x8x2x16xbf16>, %k: tensor<1x8x2x16xbf16>, %v: 
 /// api_version 4 dictionaries are not what JAX's cuDNN path prints.
 func.func @dict_config(%q: tensor<1x8x2x16xbf16>, %k: tensor<1x8x2x16xbf16>, %v: tensor<1x8x2x16xbf16>) -> tensor<1x2x8x16xbf16> {
   // expected-error @+1 {{expected backend_config to be a JSON string}}
-  %r:2 = stablehlo.custom_call @__cudnn$fmhaSoftmax(%q, %k, %v) {api_version = 2 : i32, backend_config = {mask = 1 : i32}} : (tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>) -> (tensor<1x2x8x16xbf16>, tensor<0xui8>)
+  %r:2 = stablehlo.custom_call @__cudnn$fmhaSoftmax(%q, %k, %v) {api_version = 4 : i32, backend_config = {mask = 1 : i32}} : (tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>, tensor<1x8x2x16xbf16>) -> (tensor<1x2x8x16xbf16>, tensor<0xui8>)
   return %r#0 : tensor<1x2x8x16xbf16>
 }
 

@@ -799,3 +799,27 @@ func.func @result_accuracy_mode(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.exponential %x {result_accuracy = #stablehlo.result_accuracy<mode = 1 : i32>} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @constant_type() {
+  // expected-error @+1 {{expected value of type 'tensor<2xi8>', got 'tensor<2xi32>'}}
+  %0 = stablehlo.constant() <{value = dense<[1, 2]> : tensor<2xi32>}> : () -> tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  return
+}
+
+// -----
+
+func.func @constant_properties() {
+  // expected-error @+1 {{expected the properties to be <{value = <tensor constant>}>}}
+  %0 = stablehlo.constant() <{val = dense<[1, 2]> : tensor<2xi8>}> : () -> tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  return
+}
+
+// -----
+
+func.func @constant_signature(%a: tensor<2xi8>) {
+  // expected-error @+1 {{expected the type () -> result type}}
+  %0 = stablehlo.constant() <{value = dense<[1, 2]> : tensor<2xi8>}> : (tensor<2xi8>) -> tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  return
+}

@@ -100,3 +100,21 @@ func.func @quantization(%x: tensor<4xf32>) -> tensor<4xf32> {
   %2 = stablehlo.uniform_dequantize %1 : (tensor<4x!quant.uniform<i8:f32, 2.500000e-01>>) -> tensor<4xf32>
   return %2 : tensor<4xf32>
 }
+
+/// A quantized constant holds its storage integers; StableHLO prints it
+/// with the value as a property and names it `%cst`, as it names every
+/// constant whose elements are not integers (complex too).
+// CHECK-LABEL: func.func @constants
+func.func @constants() {
+  // CHECK: %cst = stablehlo.constant() <{value = dense<[1, 2]> : tensor<2xi8>}> : () -> tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  %0 = stablehlo.constant() <{value = dense<[1, 2]> : tensor<2xi8>}> : () -> tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  // CHECK: %cst_0 = stablehlo.constant() <{value = dense<3> : tensor<1xi8>}> {note = 1 : i32} : () -> tensor<1x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  %1 = stablehlo.constant() <{value = dense<3> : tensor<1xi8>}> {note = 1 : i32} : () -> tensor<1x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  // CHECK: %cst_1 = stablehlo.constant dense<(1.000000e+00,2.000000e+00)> : tensor<complex<f32>>
+  %2 = stablehlo.constant dense<(1.0, 2.0)> : tensor<complex<f32>>
+  // CHECK: %c = stablehlo.constant dense<true> : tensor<i1>
+  %3 = stablehlo.constant dense<true> : tensor<i1>
+  // CHECK: %c_2 = stablehlo.constant {note = 2 : i32} dense<[-2, 4]> : tensor<2xi64>
+  %4 = stablehlo.constant {note = 2 : i32} dense<[-2, 4]> : tensor<2xi64>
+  return
+}

@@ -2,7 +2,9 @@
 //
 // The ops of the StableHLO specification that hold regions: reductions
 // (reduce, reduce_window, select_and_scatter, scatter, sort, map), control
-// flow (while, if, case) and the terminator of them all, return.
+// flow (while, if, case) and the terminator of them all, return. All but
+// while are as pure as their bodies (RecursiveMemoryEffects and
+// RecursivelySpeculatable), so a reduction left unused is dead code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,7 @@ def Stablehlo_ReturnOp : Stablehlo_Op<"return", [Pure, Terminator]> {
 }
 
 def Stablehlo_ReduceOp : Stablehlo_Op<"reduce", [RecursiveMemoryEffects,
+    RecursivelySpeculatable,
     SameVariadicOperandSize]> {
   let summary = "Reduce tensors over dimensions with a body";
   let description = [{
@@ -62,7 +65,7 @@ def Stablehlo_ReduceOp : Stablehlo_Op<"reduce", [RecursiveMemoryEffects,
 }
 
 def Stablehlo_ReduceWindowOp : Stablehlo_Op<"reduce_window", [
-    RecursiveMemoryEffects, SameVariadicOperandSize]> {
+    RecursiveMemoryEffects, RecursivelySpeculatable, SameVariadicOperandSize]> {
   let summary = "Reduce every window of tensors";
   let description = [{
     `results[k][i] = reduce(window of inputs[k] at i * window_strides)`
@@ -90,7 +93,8 @@ def Stablehlo_ReduceWindowOp : Stablehlo_Op<"reduce_window", [
 }
 
 def Stablehlo_SelectAndScatterOp : Stablehlo_Op<"select_and_scatter", [
-    RecursiveMemoryEffects, AllTypesMatch<["operand", "result"]>]> {
+    RecursiveMemoryEffects, RecursivelySpeculatable,
+    AllTypesMatch<["operand", "result"]>]> {
   let summary = "Scatter into the element each window selects";
   let description = [{
     For every window of `operand` (as in `reduce_window`), `select` picks
@@ -108,6 +112,7 @@ def Stablehlo_SelectAndScatterOp : Stablehlo_Op<"select_and_scatter", [
 }
 
 def Stablehlo_ScatterOp : Stablehlo_Op<"scatter", [RecursiveMemoryEffects,
+    RecursivelySpeculatable,
     SameVariadicOperandSize]> {
   let summary = "Combine updates into tensors at indices";
   let description = [{
@@ -134,6 +139,7 @@ def Stablehlo_ScatterOp : Stablehlo_Op<"scatter", [RecursiveMemoryEffects,
 }
 
 def Stablehlo_SortOp : Stablehlo_Op<"sort", [RecursiveMemoryEffects,
+    RecursivelySpeculatable,
     SameOperandsAndResultShape]> {
   let summary = "Sort tensors along one dimension";
   let description = [{
@@ -157,6 +163,7 @@ def Stablehlo_SortOp : Stablehlo_Op<"sort", [RecursiveMemoryEffects,
 }
 
 def Stablehlo_MapOp : Stablehlo_Op<"map", [RecursiveMemoryEffects,
+    RecursivelySpeculatable,
     SameOperandsAndResultShape]> {
   let summary = "Apply a body elementwise";
   let description = [{
@@ -194,7 +201,8 @@ def Stablehlo_WhileOp : Stablehlo_Op<"while", [RecursiveMemoryEffects,
   let hasRegionVerifier = 1;
 }
 
-def Stablehlo_IfOp : Stablehlo_Op<"if", [RecursiveMemoryEffects]> {
+def Stablehlo_IfOp : Stablehlo_Op<"if", [RecursiveMemoryEffects,
+    RecursivelySpeculatable]> {
   let summary = "Run one of two regions";
   let description = [{
     `results = pred ? true_branch() : false_branch()`; both return the
@@ -213,7 +221,8 @@ def Stablehlo_IfOp : Stablehlo_Op<"if", [RecursiveMemoryEffects]> {
   let hasRegionVerifier = 1;
 }
 
-def Stablehlo_CaseOp : Stablehlo_Op<"case", [RecursiveMemoryEffects]> {
+def Stablehlo_CaseOp : Stablehlo_Op<"case", [RecursiveMemoryEffects,
+    RecursivelySpeculatable]> {
   let summary = "Run one of several regions";
   let description = [{
     `results = branches[index]()`, an out-of-range index running the last
