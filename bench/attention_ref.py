@@ -42,11 +42,28 @@ def rel(x, ref):
     return (x.double() - ref).abs().max().item() / scale if x.numel() else 0.0
 
 
-def reference(q, k, v, left, right, align, scale):
+def capped_scores(qi, ki, scale, softcap):
+    """scale * Q K^T, then c * tanh(s / c) with a cap c (docs/Semantics.md §7)."""
+    s = scale * (qi @ ki.transpose(-1, -2))
+    return s if softcap is None else softcap * torch.tanh(s / softcap)
+
+
+def row_lse(s, sinks):
+    """log(sum_k exp(s) [+ exp(sink[h])]) per row of s [Hq, Sq, Skv] (-inf cells
+    masked); with sinks [Hq] the sink is one more column of every row."""
+    if sinks is None:
+        return torch.logsumexp(s, dim=-1)
+    sink = sinks.double().to(s.device)[:, None, None].expand(s.shape[0], s.shape[1], 1)
+    return torch.logsumexp(torch.cat([s, sink], dim=-1), dim=-1)
+
+
+def reference(q, k, v, left, right, align, scale, sinks=None, softcap=None):
     """O (float64) and LSE (float64, -inf on rows that see no key).
 
     q [B, Hq, Sq, D], k/v [B, Hkv, Skv, D] (bhsd); computed per batch entry in
-    float64 on q's device. Rows with no visible key give O = 0, LSE = -inf.
+    float64 on q's device. Rows with no visible key give O = 0, LSE = -inf
+    (with sinks [Hq]: LSE = sink[h]). softcap c caps the scores at c tanh(s/c)
+    before the mask.
     """
     b, hq, sq, d = q.shape
     hkv, skv = k.shape[1], k.shape[2]
@@ -57,9 +74,9 @@ def reference(q, k, v, left, right, align, scale):
         qi = q[i].double()
         ki = k[i].double().repeat_interleave(g, dim=0)
         vi = v[i].double().repeat_interleave(g, dim=0)
-        s = scale * (qi @ ki.transpose(-1, -2))
+        s = capped_scores(qi, ki, scale, softcap)
         s = s.masked_fill(~mask, -math.inf)
-        lse = torch.logsumexp(s, dim=-1)
+        lse = row_lse(s, sinks)
         p = torch.exp(s - lse[..., None].masked_fill(lse[..., None] == -math.inf, 0))
         p = p.masked_fill(~mask, 0)
         outs.append(p @ vi)
@@ -67,35 +84,46 @@ def reference(q, k, v, left, right, align, scale):
     return torch.stack(outs), torch.stack(lses)
 
 
-def reference_grads(q, k, v, do, left, right, align, scale):
+def reference_grads(q, k, v, do, left, right, align, scale, sinks=None, softcap=None):
     """dQ, dK, dV (float64) by docs/Semantics.md §2, for bhsd tensors.
 
     P = softmax of the masked scores (rows that see no key: P = 0), dV = P^T dO,
     dP = dO V^T, Delta = rowsum(dO * O), dS = P * (dP - Delta),
     dQ = scale dS K, dK = scale dS^T Q; a kv head's dK, dV sum its query heads.
     Written from the formulas, not through autograd (whose logsumexp gradient
-    is NaN on rows that see nothing).
+    is NaN on rows that see nothing). With a softcap c, dS is multiplied by
+    1 - (S / c)^2 (S the capped score); with sinks [Hq] the LSE includes them
+    and a fourth result is dsink[h] = -sum_{b,q} exp(sink[h] - LSE) * Delta
+    (docs/Semantics.md §7).
     """
     b, hq, sq, d = q.shape
     hkv, skv = k.shape[1], k.shape[2]
     g = hq // hkv
     mask = band_mask(sq, skv, left, right, align, q.device)
     dqs, dks, dvs = [], [], []
+    dsink = torch.zeros(hq, dtype=torch.float64, device=q.device)
     for i in range(b):
         qi, doi = q[i].double(), do[i].double()
         ki = k[i].double().repeat_interleave(g, dim=0)
         vi = v[i].double().repeat_interleave(g, dim=0)
-        s = (scale * (qi @ ki.transpose(-1, -2))).masked_fill(~mask, -math.inf)
-        lse = torch.logsumexp(s, dim=-1, keepdim=True)
+        capped = capped_scores(qi, ki, scale, softcap)
+        s = capped.masked_fill(~mask, -math.inf)
+        lse = row_lse(s, sinks)[..., None]
         p = torch.exp(s - lse.masked_fill(lse == -math.inf, 0)).masked_fill(~mask, 0)
         o = p @ vi
         dv = p.transpose(-1, -2) @ doi
         dp = doi @ vi.transpose(-1, -2)
         delta = (doi * o).sum(-1, keepdim=True)
         ds = p * (dp - delta)
+        if softcap is not None:
+            ds = ds * (1 - (capped / softcap) ** 2)
+        if sinks is not None:
+            sink = sinks.double().to(q.device)[:, None, None]
+            dsink -= (torch.exp(sink - lse) * delta).sum(dim=(1, 2))
         dq = scale * (ds @ ki)
         dk = scale * (ds.transpose(-1, -2) @ qi)
         dqs.append(dq)
         dks.append(dk.reshape(hkv, g, skv, d).sum(1))
         dvs.append(dv.reshape(hkv, g, skv, d).sum(1))
-    return torch.stack(dqs), torch.stack(dks), torch.stack(dvs)
+    grads = (torch.stack(dqs), torch.stack(dks), torch.stack(dvs))
+    return grads + (dsink,) if sinks is not None else grads

@@ -7,7 +7,9 @@ reference (so no forward artifact is needed), dQ, dK, dV are compared with
 the float64 gradients of docs/Semantics.md §2 (attention_ref.reference_grads)
 as max |x - ref| / max |ref|; outputs are poisoned with NaN first. A
 deterministic artifact is run twice per case and must be bitwise equal
-(torch.equal). Each case is printed before it runs, so a relay deadlock shows
+(torch.equal). An artifact with a softcap (docs/Semantics.md §7) is compared
+with the capped reference, whose dS carries the cap's derivative. Each case
+is printed before it runs, so a relay deadlock shows
 as the last line before the step's timeout. Writes check_backward.md to --out;
 exits 1 on any failure.
 """
@@ -34,6 +36,8 @@ TOL = {"bf16": 5e-2, "f16": 1e-2}
 def run_case(art, layout, q, k, v, do, cu_q=None, cu_kv=None):
     """(dq err, dk err, dv err, bitwise repeatable or None) for one case."""
     dtype = q.dtype
+    band = (art.left, art.right, art.align, art.scale)
+    cap = {"softcap": getattr(art, "softcap", None)}
     if layout == "thd":
         segs = list(zip(cu_q.tolist()[:-1], cu_q.tolist()[1:],
                         cu_kv.tolist()[:-1], cu_kv.tolist()[1:]))
@@ -42,22 +46,22 @@ def run_case(art, layout, q, k, v, do, cu_q=None, cu_kv=None):
         ref = [torch.zeros_like(t, dtype=torch.float64) for t in (q, k, v)]
         for a, b, c, d in segs:
             args = [to_bhsd(t, "thd") for t in (q[a:b], k[c:d], v[c:d])]
-            o_ref, l_ref = reference(*args, art.left, art.right, art.align, art.scale)
+            o_ref, l_ref = reference(*args, *band, **cap)
             o[a:b] = o_ref[0].transpose(0, 1).to(dtype)
             lse[:, a:b] = l_ref[0].float()
         for a, b, c, d in segs:
             args = [to_bhsd(t, "thd") for t in (q[a:b], k[c:d], v[c:d], do[a:b])]
-            g = reference_grads(*args, art.left, art.right, art.align, art.scale)
+            g = reference_grads(*args, *band, **cap)
             ref[0][a:b] = g[0][0].transpose(0, 1)
             ref[1][c:d] += g[1][0].transpose(0, 1)
             ref[2][c:d] += g[2][0].transpose(0, 1)
         kw = dict(cu_seqlens_q=cu_q.cuda(), cu_seqlens_kv=cu_kv.cuda())
     else:
         bq, bk, bv, bdo = (to_bhsd(t, layout) for t in (q, k, v, do))
-        o_ref, l_ref = reference(bq, bk, bv, art.left, art.right, art.align, art.scale)
+        o_ref, l_ref = reference(bq, bk, bv, *band, **cap)
         o = from_bhsd(o_ref.to(dtype), layout).contiguous()
         lse = l_ref.float().contiguous()
-        g = reference_grads(bq, bk, bv, bdo, art.left, art.right, art.align, art.scale)
+        g = reference_grads(bq, bk, bv, bdo, *band, **cap)
         ref = [from_bhsd(t, layout) for t in g]
         kw = {}
     outs = []

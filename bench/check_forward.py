@@ -9,7 +9,11 @@ artifacts get packed batches with segments shorter and longer than the window
 and an empty one. Inputs are fresh random tensors, outputs are poisoned with
 NaN before each run. Reported: max |O - ref| / max |ref| and max |LSE - ref|
 over rows that see keys; rows that see no key must give O = 0 and LSE = -inf
-exactly. Writes check_forward.md to --out; exits 1 on any failure.
+exactly. Artifacts with sinks (docs/Semantics.md §7) get fresh sinks per
+case, one head's far above the scores and one far below; their empty rows
+must give O = 0 and LSE = sink exactly. Artifacts with a softcap are compared
+with the capped float64 reference. Writes check_forward.md to --out; exits 1
+on any failure.
 
 --self-test runs the harness against a float64 stand-in (no artifact needed),
 to prove the sweep, the THD slicing and the table.
@@ -28,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
 sys.path.insert(0, HERE)
 
-from attention_ref import reference  # noqa: E402
+from attention_ref import band_mask, reference  # noqa: E402
 
 TOL_O = {"bf16": 2e-2, "f16": 5e-3}
 TOL_LSE = 2e-3
@@ -39,28 +43,33 @@ OTHER_KV = {1: 77, 17: 300, 128: 61, 1000: 1537, 4096: 2000}
 class StandIn:
     """Float64 attention behind the Artifact interface (for --self-test)."""
 
-    def __init__(self, dtype_name, head_dim, left, right, align, varlen):
+    def __init__(self, dtype_name, head_dim, left, right, align, varlen,
+                 sinks=False, softcap=None):
         self.dtype_name, self.head_dim = dtype_name, head_dim
         self.left, self.right, self.align, self.varlen = left, right, align, varlen
+        self.sinks, self.softcap = sinks, softcap
         self.scale = 1 / math.sqrt(head_dim)
         self.direction = "forward"
         self.path = f"stand-in {dtype_name} d{head_dim} L={left} R={right} {align}" + (
-            " thd" if varlen else "")
+            " thd" if varlen else "") + (" sinks" if sinks else "") + (
+            f" softcap {softcap}" if softcap else "")
 
     def forward(self, q, k, v, layout="bhsd", cu_seqlens_q=None, cu_seqlens_kv=None,
-                out=None, lse=None, **_):
+                out=None, lse=None, sinks=None, **_):
+        mods = dict(sinks=sinks, softcap=self.softcap)
         if layout == "thd":
             cq, ck = cu_seqlens_q.tolist(), cu_seqlens_kv.tolist()
             for i in range(len(cq) - 1):
                 o_ref, l_ref = reference(to_bhsd(q[cq[i]:cq[i + 1]], "thd"),
                                          to_bhsd(k[ck[i]:ck[i + 1]], "thd"),
                                          to_bhsd(v[ck[i]:ck[i + 1]], "thd"),
-                                         self.left, self.right, self.align, self.scale)
+                                         self.left, self.right, self.align, self.scale,
+                                         **mods)
                 out[cq[i]:cq[i + 1]] = o_ref[0].transpose(0, 1).to(out.dtype)
                 lse[:, cq[i]:cq[i + 1]] = l_ref[0].float()
             return out, lse
         o_ref, l_ref = reference(to_bhsd(q, layout), to_bhsd(k, layout), to_bhsd(v, layout),
-                                 self.left, self.right, self.align, self.scale)
+                                 self.left, self.right, self.align, self.scale, **mods)
         out.copy_(from_bhsd(o_ref, layout).to(out.dtype))
         lse.copy_(l_ref.float())
         return out, lse
@@ -78,14 +87,27 @@ def from_bhsd(t, layout):
     return t.transpose(1, 2) if layout == "bshd" else t
 
 
-def compare(o, lse, o_ref, l_ref):
-    """(O err, LSE err, empty rows, problem or '') for bhsd o/o_ref, lse/l_ref."""
+def empty_rows(b, hq, sq, skv, art):
+    """[b, hq, sq] bool: the rows that see no key under the artifact's band."""
+    seen = band_mask(sq, skv, art.left, art.right, art.align, "cpu").any(-1)
+    return (~seen).to("cuda")[None, None].expand(b, hq, sq)
+
+
+def compare(o, lse, o_ref, l_ref, empty=None):
+    """(O err, LSE err, empty rows, problem or '') for bhsd o/o_ref, lse/l_ref.
+
+    Without sinks the empty rows are those whose reference LSE is -inf; with
+    sinks `empty` names them, and their LSE must be the sink exactly.
+    """
     if torch.isnan(o).any() or torch.isnan(lse).any():
         return math.nan, math.nan, 0, "NaN in output (unwritten or bad)"
-    empty = torch.isinf(l_ref) & (l_ref < 0)
+    if empty is None:
+        empty = torch.isinf(l_ref) & (l_ref < 0)
+        if not torch.equal(torch.isinf(lse) & (lse < 0), empty):
+            return math.nan, math.nan, int(empty.sum()), "-inf LSE rows differ from the reference"
+    elif not torch.equal(lse.double()[empty], l_ref[empty]):
+        return math.nan, math.nan, int(empty.sum()), "rows that see no key: LSE is not the sink"
     n_empty = int(empty.sum())
-    if not torch.equal(torch.isinf(lse) & (lse < 0), empty):
-        return math.nan, math.nan, n_empty, "-inf LSE rows differ from the reference"
     if n_empty and bool((o[empty] != 0).any()):
         return math.nan, math.nan, n_empty, "rows that see no key are not exactly 0"
     scale = (o_ref.abs().max().item() if o_ref.numel() else 0.0) or 1.0
@@ -115,10 +137,23 @@ def thd_cases(left):
     yield [17, long_, 0, 5], [40, long_ + 11, 3, 0]
 
 
+def fresh_sinks(hq, gen):
+    """[hq] f32 sinks: head 0 far above every score (its rows keep a share of
+    about exp(-20) for the keys), head 1 far below (no effect), the rest
+    within a few units of the scores."""
+    sinks = torch.rand(hq, device="cuda", generator=gen) * 6 - 3
+    sinks[0] = 20.0
+    if hq > 1:
+        sinks[1] = -30.0
+    return sinks
+
+
 def run_artifact(art, quick, gen, rows):
     dtype = {"f16": torch.float16, "bf16": torch.bfloat16}[art.dtype_name]
     d = art.head_dim
     failures = 0
+    softcap = getattr(art, "softcap", None)
+    with_sinks = getattr(art, "sinks", False)
 
     def randn(*shape):
         return torch.randn(*shape, device="cuda", generator=gen).to(dtype)
@@ -129,14 +164,17 @@ def run_artifact(art, quick, gen, rows):
             q, k, v = randn(*shp(hq, sq)), randn(*shp(hkv, skv)), randn(*shp(hkv, skv))
             o = torch.full_like(q, math.nan)
             lse = torch.full((b, hq, sq), math.nan, device="cuda")
+            sinks = fresh_sinks(hq, gen) if with_sinks else None
+            mods = {"sinks": sinks} if with_sinks else {}
             err = ""
             try:
-                art.forward(q, k, v, layout=layout, out=o, lse=lse)
+                art.forward(q, k, v, layout=layout, out=o, lse=lse, **mods)
                 torch.cuda.synchronize()
                 o_ref, l_ref = reference(to_bhsd(q, layout), to_bhsd(k, layout),
                                          to_bhsd(v, layout), art.left, art.right,
-                                         art.align, art.scale)
-                eo, el, ne, err = compare(to_bhsd(o, layout), lse, o_ref, l_ref)
+                                         art.align, art.scale, sinks=sinks, softcap=softcap)
+                empty = empty_rows(b, hq, sq, skv, art) if with_sinks else None
+                eo, el, ne, err = compare(to_bhsd(o, layout), lse, o_ref, l_ref, empty)
             except Exception as e:  # noqa: BLE001 - reported in the table
                 eo, el, ne, err = math.nan, math.nan, 0, f"{type(e).__name__}: {e}"
             ok = not err and eo <= TOL_O[art.dtype_name] and el <= TOL_LSE
@@ -153,19 +191,24 @@ def run_artifact(art, quick, gen, rows):
             k, v = randn(int(ck[-1]), hkv, d), randn(int(ck[-1]), hkv, d)
             o = torch.full_like(q, math.nan)
             lse = torch.full((hq, int(cq[-1])), math.nan, device="cuda")
+            sinks = fresh_sinks(hq, gen) if with_sinks else None
+            mods = {"sinks": sinks} if with_sinks else {}
             worst = [0.0, 0.0, 0, ""]
             try:
                 art.forward(q, k, v, layout="thd", cu_seqlens_q=cq.cuda(),
-                            cu_seqlens_kv=ck.cuda(), out=o, lse=lse)
+                            cu_seqlens_kv=ck.cuda(), out=o, lse=lse, **mods)
                 torch.cuda.synchronize()
                 for i in range(len(lens_q)):
                     a, b_ = int(cq[i]), int(cq[i + 1])
                     c, e_ = int(ck[i]), int(ck[i + 1])
                     o_ref, l_ref = reference(to_bhsd(q[a:b_], "thd"), to_bhsd(k[c:e_], "thd"),
                                              to_bhsd(v[c:e_], "thd"), art.left, art.right,
-                                             art.align, art.scale)
+                                             art.align, art.scale, sinks=sinks,
+                                             softcap=softcap)
+                    empty = (empty_rows(1, hq, b_ - a, e_ - c, art) if with_sinks
+                             else None)
                     eo, el, ne, err = compare(to_bhsd(o[a:b_], "thd"), lse[:, a:b_][None],
-                                              o_ref, l_ref)
+                                              o_ref, l_ref, empty)
                     worst = [max(worst[0], eo) if not math.isnan(eo) else eo,
                              max(worst[1], el) if not math.isnan(el) else el,
                              worst[2] + ne, worst[3] or (f"segment {i}: {err}" if err else "")]
@@ -196,7 +239,10 @@ def main():
         arts = [StandIn("bf16", 64, 127, 0, "top_left", False),
                 StandIn("f16", 128, None, 0, "bottom_right", False),
                 StandIn("bf16", 64, 0, 0, "bottom_right", False),
-                StandIn("bf16", 64, 127, 0, "bottom_right", True)]
+                StandIn("bf16", 64, 127, 0, "bottom_right", True),
+                StandIn("bf16", 64, 127, 0, "bottom_right", False, sinks=True),
+                StandIn("f16", 64, 127, 0, "bottom_right", True, sinks=True),
+                StandIn("bf16", 128, 255, 0, "top_left", False, softcap=50.0)]
     else:
         import sdpa_runtime
         for path in sorted(glob.glob(os.path.join(args.artifacts, "*.manifest"))):

@@ -2,7 +2,8 @@
 """Compiles every kernel artifact the GPU scripts use, with sdpa-opt.
 
 One table (CONFIGS) names each configuration: direction, element type, head
-dim, band, alignment, dense or THD, dQ mode and tiles. Each becomes
+dim, band, alignment, dense or THD, dQ mode, tiles and the logit softcap
+(docs/Semantics.md §7). Each becomes
 `<name>.ptx` + `<name>.manifest` in --out through `sdpa-forward-pipeline` or
 `sdpa-backward-pipeline`, from an op with dynamic batch, heads and lengths,
 so one artifact serves every shape the GPU checks and benchmark use.
@@ -39,6 +40,7 @@ class Config:
     deterministic: bool = False
     tile_q: Optional[int] = None  # None: the pipeline's default
     tile_kv: Optional[int] = None
+    softcap: Optional[float] = None
 
 
 F, B = "forward", "backward"
@@ -70,6 +72,16 @@ CONFIGS = {
     "bf16_d64_win127_thd": Config(F, "bf16", 64, 127, 0, thd=True),
     "f16_d128_causal_br_thd": Config(F, "f16", 128, None, 0, "bottom_right", thd=True,
                                      tile_kv=32),
+    # Forward logit softcap (Gemma 2's cap of 50 on its 4096-key window), and
+    # a small cap that bites on most scores, THD.
+    "bf16_d128_win4095_softcap50": Config(F, "bf16", 128, 4095, 0, tile_kv=32,
+                                          softcap=50.0),
+    "f16_d64_causal_br_softcap2_thd": Config(F, "f16", 64, None, 0, "bottom_right",
+                                             thd=True, softcap=2.0),
+    # Backward softcap: both dQ modes.
+    "bwd_bf16_d128_win4095_softcap50_nd": Config(B, "bf16", 128, 4095, 0, softcap=50.0),
+    "bwd_f16_d64_win127_softcap2_det": Config(B, "f16", 64, 127, 0, deterministic=True,
+                                              softcap=2.0),
     # Backward: both dQ modes, the benchmark's pairs, bottom-right, symmetric.
     "bwd_f16_d64_win127_nd": Config(B, "f16", 64, 127, 0),
     "bwd_f16_d64_win127_det": Config(B, "f16", 64, 127, 0, deterministic=True),
@@ -129,6 +141,8 @@ def source(name, c):
         seqlens = extra_args = layout = ""
     mask = (f"mask = #sdpa.band<left = {edge(c.left)}, right = {edge(c.right)}, "
             f"align = {c.align}>")
+    if c.softcap is not None:
+        mask += f", softcap = {c.softcap!r} : f32"
     if c.direction == F:
         return (f"func.func @{name}(%q: {x}, %k: {x}, %v: {x}{extra_args}) -> ({x}, {lse}) {{\n"
                 f"  %o, %lse = sdpa.attention %q, %k, %v{seqlens} {{{mask}{layout}}}\n"

@@ -47,6 +47,8 @@ struct Manifest {
   Alignment align = Alignment::TopLeft;
   /// As written (`%.17g`); the kernels use it rounded to f32.
   double scale = 0;
+  /// The logit cap c the kernels apply (docs/Semantics.md §7); none: no cap.
+  std::optional<float> softcap;
   bool varlen = false;
   bool deterministic = false;
   std::vector<Kernel> kernels;

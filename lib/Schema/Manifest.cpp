@@ -89,6 +89,7 @@ const std::map<std::string_view, KeyInfo> &keyTable() {
       {"tile_kv", {1, false, "Tk"}},
       {"band", {3, false, "L R align"}},
       {"scale", {1, false, "float"}},
+      {"softcap", {1, false, "float"}},
       {"varlen", {1, false, "0|1"}},
       {"deterministic", {1, false, "0|1"}},
       {"kernel", {2, false, "name role"}},
@@ -324,6 +325,16 @@ bool Parser::parseHeader(int line, std::string_view key,
       return failValue(line, key, "align 'top_left' or 'bottom_right'",
                        values[2]);
     out.align = *align;
+  } else if (key == "softcap") {
+    std::string copy(value);
+    char *end = nullptr;
+    errno = 0;
+    double parsed = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || errno != 0 ||
+        !std::isfinite(parsed) || parsed <= 0 ||
+        !std::isfinite(static_cast<float>(parsed)))
+      return failValue(line, key, "a positive finite float", value);
+    out.softcap = static_cast<float>(parsed);
   } else if (key == "scale") {
     std::string copy(value);
     char *end = nullptr;
@@ -485,6 +496,12 @@ std::string sdpa_schema::printManifest(const Manifest &m) {
   std::snprintf(scale, sizeof(scale), "%.17g", m.scale);
   line("scale", scale);
   line("varlen", m.varlen ? "1" : "0");
+  // Only where set, so that the manifests of other kernels do not change.
+  if (m.softcap) {
+    char softcap[32];
+    std::snprintf(softcap, sizeof(softcap), "%.9g", double(*m.softcap));
+    line("softcap", softcap);
+  }
   if (m.direction == Direction::Backward)
     line("deterministic", m.deterministic ? "1" : "0");
   for (const Kernel &kernel : m.kernels) {

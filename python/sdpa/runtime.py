@@ -154,6 +154,7 @@ def load_library(path=None):
         "sdpaArtifactQuery": [art, ctypes.c_char_p, P(ctypes.c_int64)],
         "sdpaArtifactBand": [art, P(ctypes.c_int64), P(ctypes.c_int64),
                              P(ctypes.c_int32), P(ctypes.c_float)],
+        "sdpaArtifactSoftcap": [art, P(ctypes.c_float)],
         "sdpaForwardCheck": [art, P(ForwardArgs)],
         "sdpaForward": [art, P(ForwardArgs), ctypes.c_void_p],
         "sdpaBackwardWorkspace": [art, P(BackwardArgs), P(WorkspaceSizes)],
@@ -273,6 +274,10 @@ class Artifact:
         self.right = None if right.value < 0 else right.value
         self.align = "bottom_right" if bottom_right.value else "top_left"
         self.scale = scale.value
+        cap = ctypes.c_float()
+        _check(self._lib, self._lib.sdpaArtifactSoftcap(handle, ctypes.byref(cap)))
+        #: The logit cap c (c * tanh(s / c)), or None.
+        self.softcap = cap.value or None
 
     def __del__(self):
         handle = getattr(self, "_handle", None)

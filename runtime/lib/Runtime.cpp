@@ -376,6 +376,14 @@ SdpaStatus sdpaArtifactBand(const SdpaArtifact *artifact, int64_t *left,
   return SDPA_SUCCESS;
 }
 
+SdpaStatus sdpaArtifactSoftcap(const SdpaArtifact *artifact, float *softcap) {
+  if (!artifact || !softcap)
+    return failWith(SDPA_ERROR_INVALID_ARGUMENT,
+                    "sdpaArtifactSoftcap: null argument");
+  *softcap = artifact->manifest.softcap.value_or(0.0f);
+  return SDPA_SUCCESS;
+}
+
 SdpaStatus sdpaForwardCheck(const SdpaArtifact *artifact,
                             const SdpaForwardArgs *args) {
   Problem problem;

@@ -74,6 +74,11 @@ TEST(CApi, LoadsAndQueriesAnArtifact) {
   EXPECT_EQ(right, 0);
   EXPECT_EQ(bottomRight, 0);
   EXPECT_EQ(scale, 0.125f);
+  float softcap = -1;
+  ASSERT_EQ(sdpaArtifactSoftcap(art, &softcap), SDPA_SUCCESS);
+  EXPECT_EQ(softcap, 0.0f);
+  EXPECT_EQ(sdpaArtifactSoftcap(art, nullptr), SDPA_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(sdpaGetLastError(), "sdpaArtifactSoftcap: null argument");
   sdpaArtifactDestroy(art);
 }
 

@@ -107,6 +107,18 @@ TEST(Manifest, HeaderKeysMayFollowKernels) {
   EXPECT_TRUE(m.varlen);
 }
 
+/// A softcap (docs/Semantics.md §7) is optional: absent means no cap.
+TEST(Manifest, SoftcapIsOptional) {
+  EXPECT_FALSE(parseOrDie(forwardLines()).softcap.has_value());
+  Manifest m = parseOrDie(inserted(forwardLines(), 11, "softcap 50"));
+  ASSERT_TRUE(m.softcap.has_value());
+  EXPECT_EQ(*m.softcap, 50.0f);
+  EXPECT_EQ(parseError(inserted(forwardLines(), 11, "softcap 0")),
+            "line 11: key 'softcap': expected a positive finite float, got '0'");
+  EXPECT_EQ(parseError(inserted(forwardLines(), 11, "softcap inf")),
+            "line 11: key 'softcap': expected a positive finite float, got 'inf'");
+}
+
 TEST(Manifest, ScaleAcceptsExponentForm) {
   Manifest m = parseOrDie(replaced(forwardLines(), 10, "scale 1.25e-1"));
   EXPECT_FLOAT_EQ(m.scale, 0.125f);

@@ -26,20 +26,10 @@ func.func @head_dim(%q: tensor<1x1x?x32xf16>, %lse: tensor<1x1x?xf32>) -> tensor
 /// Not lowered yet: the gradients would miss dsinks and the sinks' share of
 /// the softmax.
 func.func @sinks(%q: tensor<1x2x64x64xf16>, %lse: tensor<1x2x64xf32>, %sink: tensor<2xf32>) -> tensor<2xf32> {
-  // expected-error @+1 {{expected no sinks: the gpu lowering does not implement attention sinks yet}}
+  // expected-error @+1 {{expected no sinks: the backward lowering does not implement the sinks' gradient yet}}
   %dq, %dk, %dv, %ds = sdpa.attention_grad %q, %q, %q, %q, %q, %lse sinks(%sink : tensor<2xf32>)
       {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
       : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64xf32>
       -> tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<2xf32>
   return %ds : tensor<2xf32>
-}
-
-// -----
-
-func.func @softcap(%q: tensor<1x2x64x64xf16>, %lse: tensor<1x2x64xf32>) -> tensor<1x2x64x64xf16> {
-  // expected-error @+1 {{expected no softcap: the gpu lowering does not implement a logit softcap yet}}
-  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>, softcap = 30.0 : f32}
-      : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64xf32>
-      -> tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>
-  return %dq : tensor<1x2x64x64xf16>
 }

@@ -38,6 +38,8 @@ struct BackwardKernelSpec {
   TileShape tiles;
   Band band;
   double scale = 1.0;
+  /// The logit cap c (docs/Semantics.md §7), none: no cap.
+  std::optional<double> softcap;
   bool deterministic = false;
   /// The symbolic schedule of the band for `tiles` (never specialized to
   /// static lengths: one kernel serves every length).

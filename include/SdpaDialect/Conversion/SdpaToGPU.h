@@ -41,6 +41,8 @@ struct ForwardKernelSpec {
   int64_t stages = 2;
   Band band;
   double scale = 1.0;
+  /// The logit cap c (docs/Semantics.md §7), none: no cap.
+  std::optional<double> softcap;
   /// The schedule of the kernel, over symbolic lengths so that one kernel
   /// serves every length (getKernelSchedule, SdpaDialect/Utils).
   ScheduleAttr schedule;

@@ -17,8 +17,8 @@ using namespace mlir::sdpa;
 
 schema::Manifest mlir::sdpa::getManifestHeader(
     schema::Direction direction, Type element, int64_t headDim,
-    TileShape tiles, const Band &band, double scale, bool varlen,
-    bool deterministic) {
+    TileShape tiles, const Band &band, double scale,
+    std::optional<double> softcap, bool varlen, bool deterministic) {
   schema::Manifest manifest;
   manifest.direction = direction;
   manifest.dtype = getSchemaElementType(element);
@@ -31,6 +31,8 @@ schema::Manifest mlir::sdpa::getManifestHeader(
                        ? schema::Alignment::BottomRight
                        : schema::Alignment::TopLeft;
   manifest.scale = scale;
+  if (softcap)
+    manifest.softcap = float(*softcap);
   manifest.varlen = varlen;
   manifest.deterministic = deterministic;
   return manifest;

@@ -17,13 +17,10 @@ using namespace mlir::sdpa;
 FailureOr<BackwardKernelSpec>
 mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
                                   const BackwardKernelOptions &options) {
-  // Never lowered without them: a dropped sink or cap is a wrong result.
+  // Never lowered without them: a dropped sink is a wrong result.
   if (op.getSinks())
-    return op.emitOpError("expected no sinks: the gpu lowering does not "
-                          "implement attention sinks yet");
-  if (op.hasScoreModifiers())
-    return op.emitOpError("expected no softcap: the gpu lowering does not "
-                          "implement a logit softcap yet");
+    return op.emitOpError("expected no sinks: the backward lowering does not "
+                          "implement the sinks' gradient yet");
   BackwardKernelSpec spec;
   spec.packed = op.getLayout() == Layout::thd;
   if (!spec.packed && op.hasPerSequenceLengths())
@@ -62,6 +59,10 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
 
   spec.band = op.getMaskAttr().getBand();
   spec.scale = op.getScaleOrDefault();
+  // A cap of +inf is no cap (the verifier refuses 0, negative and NaN).
+  if (FloatAttr softcap = op.getSoftcapAttr())
+    if (!std::isinf(softcap.getValueAsDouble()))
+      spec.softcap = softcap.getValueAsDouble();
   spec.deterministic = op.getDeterministic();
   spec.schedule = getKernelSchedule(op, tiles);
   return spec;

@@ -231,6 +231,46 @@ SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
   return SmallVector<Value>(ifOp.getResults());
 }
 
+Value MainKernelBuilder::statsPair(Value smem, int64_t j) {
+  auto pairF32 = VectorType::get({2}, b.getF32Type());
+  Value qPair = add(idx(j * sm80::kMmaN), fragCol);
+  return vector::LoadOp::create(b, pairF32, smem, ValueRange{qPair});
+}
+
+/// With a cap c the forward's scores were S' = c tanh(scale S / c), so
+///
+///   P^T = exp2(tanh(S^T scale / c) * c log2(e) - LSE log2(e))
+///
+/// and the chain rule through the cap scales dS by dS'/dS = 1 - tanh^2
+/// (docs/Semantics.md §7): dP^T is replaced by (dP^T - Delta)(1 - tanh^2)
+/// here, while tanh is at hand, so that dS^T = P^T * dP^T below.
+void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
+                                                     SmallVectorImpl<Value> &dP) {
+  Value inner = f32(spec.scale / *spec.softcap);
+  Value outer = f32(*spec.softcap * sm80::kLog2e);
+  Value one = f32(1.0);
+  for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
+    Value lsePair = statsPair(lseSmem, j);
+    Value deltaPair = statsPair(deltaSmem, j);
+    for (int64_t e = 0; e < 2; ++e) {
+      Value negLse2 = arith::NegFOp::create(
+          b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
+      Value rowDelta =
+          vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e});
+      for (int64_t i = 0; i < 2; ++i) {
+        Value capped =
+            math::TanhOp::create(b, fmul(extract(p[j], i, e), inner));
+        Value prob = math::Exp2Op::create(
+            b, math::FmaOp::create(b, capped, outer, negLse2));
+        p[j] = insert(prob, p[j], i, e);
+        Value slope = fsub(one, fmul(capped, capped));
+        Value dPMinusDelta = fsub(extract(dP[j], i, e), rowDelta);
+        dP[j] = insert(fmul(dPMinusDelta, slope), dP[j], i, e);
+      }
+    }
+  }
+}
+
 void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
                                           const QueryHeadBases &bases,
                                           GradAccumulators &acc) {
@@ -249,23 +289,22 @@ void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
 
   // P^T = exp2(S^T * scale * log2(e) - LSE * log2(e)), one fma per cell,
   // with the row stats of this thread's two query columns (8-byte loads).
-  Value scaleLog2 = f32(spec.scale * sm80::kLog2e);
-  auto pairF32 = VectorType::get({2}, b.getF32Type());
-  auto statsPair = [&](Value smem, int64_t j) {
-    Value qPair = add(idx(j * sm80::kMmaN), fragCol);
-    return vector::LoadOp::create(b, pairF32, smem, ValueRange{qPair});
-  };
   SmallVector<Value> p(s);
-  for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
-    Value lsePair = statsPair(lseSmem, j);
-    for (int64_t e = 0; e < 2; ++e) {
-      Value negLse2 = arith::NegFOp::create(
-          b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
-      for (int64_t i = 0; i < 2; ++i) {
-        Value prob = math::Exp2Op::create(
-            b, math::FmaOp::create(b, extract(s[j], i, e), scaleLog2,
-                                   negLse2));
-        p[j] = insert(prob, p[j], i, e);
+  if (spec.softcap) {
+    recomputeCappedProbabilities(p, dP);
+  } else {
+    Value scaleLog2 = f32(spec.scale * sm80::kLog2e);
+    for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
+      Value lsePair = statsPair(lseSmem, j);
+      for (int64_t e = 0; e < 2; ++e) {
+        Value negLse2 = arith::NegFOp::create(
+            b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
+        for (int64_t i = 0; i < 2; ++i) {
+          Value prob = math::Exp2Op::create(
+              b, math::FmaOp::create(b, extract(s[j], i, e), scaleLog2,
+                                     negLse2));
+          p[j] = insert(prob, p[j], i, e);
+        }
       }
     }
   }
@@ -286,7 +325,10 @@ void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
           vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e});
       for (int64_t i = 0; i < 2; ++i) {
         Value keyLocal = add(keyLocal0, idx(8 * i));
-        Value dPMinusDelta = fsub(extract(dP[j], i, e), rowDelta);
+        // With a softcap dP already holds (dP - Delta) (1 - tanh^2).
+        Value dPMinusDelta = spec.softcap
+                                 ? extract(dP[j], i, e)
+                                 : fsub(extract(dP[j], i, e), rowDelta);
         Value grad = fmul(extract(p[j], i, e), dPMinusDelta);
         dS[j] = insert(grad, dS[j], i, e);
         Value scaled =

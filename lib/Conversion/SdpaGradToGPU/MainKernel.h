@@ -56,6 +56,13 @@ private:
   /// The query tile of step `i` of a loop over [lo, hi) walked from the top.
   Value descending(Value i, Value lo, Value hi);
   void loadRowStats(Value q0, const QueryHeadBases &bases);
+  /// Row stats of the two query columns of this thread in 8-query block `j`
+  /// (an 8-byte load of LSE or Delta from shared memory).
+  Value statsPair(Value smem, int64_t j);
+  /// P^T from the capped scores (S^T in `p` on entry) and, in place of
+  /// dP^T, (dP^T - Delta) times the cap's derivative.
+  void recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
+                                    SmallVectorImpl<Value> &dP);
   /// K^T-side products: per 8-query block, S^T (or dP^T) of the warp's 16
   /// keys against the 8 queries of `rows` (Q or dO in shared memory).
   SmallVector<Value> keyRowProducts(Value keyRows, Value rows);

@@ -16,13 +16,10 @@ using namespace mlir::sdpa;
 FailureOr<ForwardKernelSpec>
 mlir::sdpa::getForwardKernelSpec(AttentionOp op,
                                  const ForwardKernelOptions &options) {
-  // Never lowered without them: a dropped sink or cap is a wrong result.
+  // Never lowered without them: a dropped sink is a wrong result.
   if (op.getSinks())
     return op.emitOpError("expected no sinks: the gpu lowering does not "
                           "implement attention sinks yet");
-  if (op.hasScoreModifiers())
-    return op.emitOpError("expected no softcap: the gpu lowering does not "
-                          "implement a logit softcap yet");
   bool packed = op.getLayout() == Layout::thd;
   // The runtime has lengths per sequence only as thd offsets; a dense layout
   // with per-batch valid lengths would need parameters it does not have.
@@ -77,6 +74,10 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
 
   spec.band = op.getMaskAttr().getBand();
   spec.scale = op.getScaleOrDefault();
+  // A cap of +inf is no cap (the verifier refuses 0, negative and NaN).
+  if (FloatAttr softcap = op.getSoftcapAttr())
+    if (!std::isinf(softcap.getValueAsDouble()))
+      spec.softcap = softcap.getValueAsDouble();
   spec.schedule = getKernelSchedule(op, spec.tiles);
   return spec;
 }

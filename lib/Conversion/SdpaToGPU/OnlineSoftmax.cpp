@@ -10,7 +10,9 @@
 //   l'    = alpha * l + sum_k P[k]         (thread-partial; reduced at the end)
 //   O'    = alpha * O
 //
-// A masked cell is a true -inf, so its P is exactly 0.
+// A masked cell is a true -inf, so its P is exactly 0. With a softcap c the
+// scores are capped before the mask (docs/Semantics.md §7):
+// S' = c * log2(e) * tanh(scale * S / c).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,9 +39,19 @@ int64_t ForwardKernelBuilder::scoreIndex(int64_t rowTile, int64_t half,
 
 void ForwardKernelBuilder::scaleAndMask(Scores &scores, Value k0,
                                         bool masked) {
-  Value factor = f32(spec.scale * sm80::kLog2e);
-  for (Value &score : scores)
-    score = arith::MulFOp::create(b, score, factor);
+  if (spec.softcap) {
+    Value inner = f32(spec.scale / *spec.softcap);
+    Value outer = f32(*spec.softcap * sm80::kLog2e);
+    for (Value &score : scores) {
+      Value capped =
+          math::TanhOp::create(b, arith::MulFOp::create(b, score, inner));
+      score = arith::MulFOp::create(b, capped, outer);
+    }
+  } else {
+    Value factor = f32(spec.scale * sm80::kLog2e);
+    for (Value &score : scores)
+      score = arith::MulFOp::create(b, score, factor);
+  }
   if (!masked)
     return;
 

@@ -155,6 +155,10 @@ SdpaStatus sdpaArtifactBand(const SdpaArtifact *artifact, int64_t *left,
                             int64_t *right, int32_t *bottom_right,
                             float *scale);
 
+/// The logit cap c the kernels apply (c * tanh(s / c), docs/Semantics.md §7),
+/// or 0 when the artifact has none.
+SdpaStatus sdpaArtifactSoftcap(const SdpaArtifact *artifact, float *softcap);
+
 /// Checks the forward's arguments without launching anything.
 SdpaStatus sdpaForwardCheck(const SdpaArtifact *artifact,
                             const SdpaForwardArgs *args);
