@@ -1,4 +1,4 @@
-// RUN: %sdpa_opt %s --convert-sdpa-to-gpu | FileCheck %s
+// RUN: %sdpa_opt %s --convert-sdpa-to-gpu="host-program=false" | FileCheck %s
 
 /// The logit softcap (docs/Semantics.md §7) in the forward kernel: the
 /// manifest records it; every score s becomes c log2(e) tanh(scale s / c)
