@@ -75,43 +75,44 @@ def normalized(r):
     return r if r[0] < r[1] else "empty"
 
 
+def swapped_edges(band):
+    return Band(band.right, band.left, band.align)
+
+
+def other_alignment(band):
+    return Band(band.left, band.right,
+                "top_left" if band.align == "bottom_right" else "bottom_right")
+
+
 class ScheduleTest(unittest.TestCase):
-    def test_halo_is_the_forward_schedule_at_tile_chunk(self):
-        rng = random.Random(11)
-        for chunk in (1, 3, 7, 16):
+    def check(self, seed, chunks, backward, slip):
+        """Every chunk's range against the printed schedule at tile = chunk
+        (forward: rows, key tiles of 1; backward: keys, query tiles of 1);
+        `slip` must make the comparison fail somewhere (a negative control)."""
+        rng = random.Random(seed)
+        derive = query_range if backward else key_range
+        for chunk in chunks:
             cases = [random_case(rng) for _ in range(40)]
-            printed = printed_ranges(cases, chunk, 1, backward=False)
+            tiles = (1, chunk) if backward else (chunk, 1)
+            printed = printed_ranges(cases, *tiles, backward=backward)
             self.assertEqual(len(printed), len(cases))
             slips = 0
-            for (band, sq, skv), tiles in zip(cases, printed):
-                want = [normalized(t) for t in tiles]
-                got = [normalized(key_range(band, sq, skv, c, min(sq, c + chunk)))
-                       for c in range(0, sq, chunk)]
-                self.assertEqual(got, want, f"{band} Sq={sq} Skv={skv} chunk={chunk}")
-                # Negative control: the edges swapped must be caught somewhere.
-                swapped = Band(band.right, band.left, band.align)
-                slips += want != [normalized(key_range(swapped, sq, skv, c, min(sq, c + chunk)))
-                                  for c in range(0, sq, chunk)]
+            for (band, sq, skv), ranges in zip(cases, printed):
+                length = skv if backward else sq
+                want = [normalized(t) for t in ranges]
+
+                def derived(b):
+                    return [normalized(derive(b, sq, skv, c, min(length, c + chunk)))
+                            for c in range(0, length, chunk)]
+                self.assertEqual(derived(band), want, f"{band} Sq={sq} Skv={skv} chunk={chunk}")
+                slips += derived(slip(band)) != want
             self.assertGreater(slips, 0)
 
+    def test_halo_is_the_forward_schedule_at_tile_chunk(self):
+        self.check(11, (1, 3, 7, 16), backward=False, slip=swapped_edges)
+
     def test_return_is_the_backward_schedule_at_tile_chunk(self):
-        rng = random.Random(12)
-        for chunk in (1, 4, 9):
-            cases = [random_case(rng) for _ in range(40)]
-            printed = printed_ranges(cases, 1, chunk, backward=True)
-            self.assertEqual(len(printed), len(cases))
-            slips = 0
-            for (band, sq, skv), tiles in zip(cases, printed):
-                want = [normalized(t) for t in tiles]
-                got = [normalized(query_range(band, sq, skv, c, min(skv, c + chunk)))
-                       for c in range(0, skv, chunk)]
-                self.assertEqual(got, want, f"{band} Sq={sq} Skv={skv} chunk={chunk}")
-                # Negative control: the other alignment must be caught somewhere.
-                other = Band(band.left, band.right,
-                             "top_left" if band.align == "bottom_right" else "bottom_right")
-                slips += want != [normalized(query_range(other, sq, skv, c, min(skv, c + chunk)))
-                                  for c in range(0, skv, chunk)]
-            self.assertGreater(slips, 0)
+        self.check(12, (1, 4, 9), backward=True, slip=other_alignment)
 
 
 if __name__ == "__main__":
