@@ -35,9 +35,10 @@ ninja -C "$build" -j "$jobs"
 export ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=0:halt_on_error=1:abort_on_error=1:detect_stack_use_after_return=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 cd "$build"
-# The Python wrapper's test loads the instrumented runtime into an
-# uninstrumented interpreter: it needs the ASan runtime preloaded.
-python_tests=SdpaRuntimePythonTests
+# The Python tests (the wrapper's, the package's) load the instrumented
+# runtime into an uninstrumented interpreter: they need the ASan runtime
+# preloaded.
+python_tests="SdpaRuntimePythonTests|SdpaPython_"
 ctest --output-on-failure -E "$python_tests"
 if ctest -N -R "$python_tests" | grep -q "Total Tests: [1-9]"; then
   LD_PRELOAD="$(clang++-22 -print-file-name=libclang_rt.asan-x86_64.so)" \
