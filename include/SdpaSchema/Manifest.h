@@ -49,6 +49,9 @@ struct Manifest {
   double scale = 0;
   /// The logit cap c the kernels apply (docs/Semantics.md §7); none: no cap.
   std::optional<float> softcap;
+  /// The kernels take one f32 sink logit per query head (`sinks`, and the
+  /// backward's `grad_sinks`, docs/Semantics.md §7); written only when set.
+  bool sinks = false;
   bool varlen = false;
   bool deterministic = false;
   std::vector<Kernel> kernels;

@@ -57,9 +57,13 @@ struct Param {
 /// The parameters of the kernel of `role`, in order (docs/Artifact.md):
 /// pointers first (the THD offsets after the other pointers of a `varlen`
 /// kernel, the relay counters last of a `deterministic` backward kernel that
-/// takes them), then the i32 sizes, then the i64 strides.
+/// takes them), then the i32 sizes, then the i64 strides. With `sinks`
+/// (docs/Semantics.md §7) the forward also takes `sinks`, bwd_preprocess
+/// `lse`, `sinks`, `dsink_partials` and the lse strides, bwd_dq_convert
+/// `dsink_partials` and `grad_sinks`; bwd_main is unchanged (the LSE holds
+/// the sink).
 std::vector<Param> getKernelParams(KernelRole role, bool varlen,
-                                   bool deterministic);
+                                   bool deterministic, bool sinks);
 
 /// The grid terms of the kernel of `role` (x, y, z): one program per query
 /// tile (per key tile for bwd_main), head and batch entry.
@@ -73,8 +77,8 @@ std::optional<ParamType> getParamType(std::string_view name);
 /// a forward kernel cannot take.
 bool isBackwardOnlyParam(std::string_view name);
 
-/// The element type pointer parameter `name` points to: f32 for lse, delta
-/// and dq_accum, i32 for relay_counters and the THD offsets, else `element`
+/// The element type pointer parameter `name` points to: f32 for lse, delta,
+/// dq_accum, sinks, grad_sinks and dsink_partials, i32 for relay_counters and the THD offsets, else `element`
 /// (the artifact's dtype).
 ElementType getPointeeType(std::string_view name, ElementType element);
 

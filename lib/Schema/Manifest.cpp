@@ -90,6 +90,7 @@ const std::map<std::string_view, KeyInfo> &keyTable() {
       {"band", {3, false, "L R align"}},
       {"scale", {1, false, "float"}},
       {"softcap", {1, false, "float"}},
+      {"sinks", {1, false, "0|1"}},
       {"varlen", {1, false, "0|1"}},
       {"deterministic", {1, false, "0|1"}},
       {"kernel", {2, false, "name role"}},
@@ -344,10 +345,13 @@ bool Parser::parseHeader(int line, std::string_view key,
         !isRepresentableScale(parsed))
       return failValue(line, key, describeScaleRange(), value);
     out.scale = parsed;
-  } else if (key == "varlen" || key == "deterministic") {
+  } else if (key == "varlen" || key == "deterministic" || key == "sinks") {
     if (value != "0" && value != "1")
       return failValue(line, key, "0 or 1", value);
-    (key == "varlen" ? out.varlen : out.deterministic) = value == "1";
+    bool &flag = key == "varlen"  ? out.varlen
+                 : key == "sinks" ? out.sinks
+                                  : out.deterministic;
+    flag = value == "1";
   }
   return true;
 }
@@ -502,6 +506,8 @@ std::string sdpa_schema::printManifest(const Manifest &m) {
     std::snprintf(softcap, sizeof(softcap), "%.9g", double(*m.softcap));
     line("softcap", softcap);
   }
+  if (m.sinks)
+    line("sinks", "1");
   if (m.direction == Direction::Backward)
     line("deterministic", m.deterministic ? "1" : "0");
   for (const Kernel &kernel : m.kernels) {

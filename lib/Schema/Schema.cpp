@@ -70,11 +70,12 @@ constexpr const char *kStrideDims[] = {"b", "h", "s"};
 constexpr const char *kPointers[] = {
     "q",  "k",  "v",        "o",     "lse",            "do",
     "dq", "dk", "dv",       "dq_accum", "delta", "relay_counters",
-    "cu_seqlens_q", "cu_seqlens_kv"};
+    "cu_seqlens_q", "cu_seqlens_kv", "sinks", "grad_sinks", "dsink_partials"};
 constexpr const char *kSizes[] = {"seq_q", "seq_kv", "heads_q", "heads_kv",
                                   "batch"};
 constexpr const char *kBackwardOnlyPointers[] = {
-    "do", "dq", "dk", "dv", "dq_accum", "delta", "relay_counters"};
+    "do", "dq", "dk", "dv", "dq_accum", "delta", "relay_counters",
+    "grad_sinks", "dsink_partials"};
 
 bool isOneOf(std::initializer_list<const char *> names,
              std::string_view name) {
@@ -95,12 +96,18 @@ bool contains(const char *const (&names)[N], std::string_view name) {
 /// Builds one parameter list in the order of docs/Artifact.md.
 class ParamList {
 public:
-  ParamList(bool varlen, bool relay) : varlen(varlen), relay(relay) {}
+  ParamList(bool varlen, bool relay, bool sinks)
+      : varlen(varlen), relay(relay), sinks(sinks) {}
 
-  /// The pointers, then the relay counters where the kernel takes them.
-  ParamList &pointers(std::initializer_list<const char *> names) {
+  /// The pointers, then those of the sinks (`sinkNames`) where the kernel
+  /// has sinks, then the relay counters where the kernel takes them.
+  ParamList &pointers(std::initializer_list<const char *> names,
+                      std::initializer_list<const char *> sinkNames = {}) {
     for (const char *name : names)
       add(name, ParamType::Ptr);
+    if (sinks)
+      for (const char *name : sinkNames)
+        add(name, ParamType::Ptr);
     if (relay)
       add("relay_counters", ParamType::Ptr);
     return *this;
@@ -134,6 +141,10 @@ public:
     add("lse_stride_h", ParamType::I64);
     return *this;
   }
+  /// The lse strides where the kernel reads lse only for the sinks.
+  ParamList &sinkLseStrides() {
+    return sinks ? lseStrides() : *this;
+  }
   std::vector<Param> take() { return std::move(params); }
 
 private:
@@ -141,7 +152,7 @@ private:
     params.push_back({std::move(name), type});
   }
 
-  bool varlen, relay;
+  bool varlen, relay, sinks;
   std::vector<Param> params;
 };
 
@@ -199,28 +210,31 @@ std::optional<GridTerm> sdpa_schema::parseGridTerm(std::string_view text) {
 }
 
 std::vector<Param> sdpa_schema::getKernelParams(KernelRole role, bool varlen,
-                                                 bool deterministic) {
+                                                 bool deterministic,
+                                                 bool sinks) {
   switch (role) {
   case KernelRole::Forward:
     // THD: seq_q and seq_kv stay (the maximum lengths, which form the grid);
     // the kernel reads its own lengths from the offsets.
-    return ParamList(varlen, /*relay=*/false)
-        .pointers({"q", "k", "v", "o", "lse"})
+    return ParamList(varlen, /*relay=*/false, sinks)
+        .pointers({"q", "k", "v", "o", "lse"}, {"sinks"})
         .offsets({"cu_seqlens_q", "cu_seqlens_kv"})
         .sizes({"seq_q", "seq_kv", "heads_q", "heads_kv"})
         .strides({"q", "k", "v", "o"})
         .lseStrides()
         .take();
   case KernelRole::BwdPreprocess:
-    return ParamList(varlen, deterministic)
-        .pointers({"o", "do", "delta", "dq_accum"})
+    return ParamList(varlen, deterministic, sinks)
+        .pointers({"o", "do", "delta", "dq_accum"},
+                  {"lse", "sinks", "dsink_partials"})
         .offsets({"cu_seqlens_q"})
         .sizes({"seq_q", "heads_q"})
         .batch()
         .strides({"o", "do"})
+        .sinkLseStrides()
         .take();
   case KernelRole::BwdMain:
-    return ParamList(varlen, deterministic)
+    return ParamList(varlen, deterministic, /*sinks=*/false)
         .pointers({"q", "k", "v", "do", "lse", "delta", "dq_accum", "dk", "dv"})
         .offsets({"cu_seqlens_q", "cu_seqlens_kv"})
         .sizes({"seq_q", "seq_kv", "heads_q", "heads_kv"})
@@ -229,8 +243,8 @@ std::vector<Param> sdpa_schema::getKernelParams(KernelRole role, bool varlen,
         .lseStrides()
         .take();
   case KernelRole::BwdDqConvert:
-    return ParamList(varlen, /*relay=*/false)
-        .pointers({"dq_accum", "dq"})
+    return ParamList(varlen, /*relay=*/false, sinks)
+        .pointers({"dq_accum", "dq"}, {"dsink_partials", "grad_sinks"})
         .offsets({"cu_seqlens_q"})
         .sizes({"seq_q", "heads_q"})
         .batch()
@@ -274,7 +288,9 @@ bool sdpa_schema::isBackwardOnlyParam(std::string_view name) {
 
 ElementType sdpa_schema::getPointeeType(std::string_view name,
                                          ElementType element) {
-  if (isOneOf({"lse", "delta", "dq_accum"}, name))
+  if (isOneOf({"lse", "delta", "dq_accum", "sinks", "grad_sinks",
+               "dsink_partials"},
+              name))
     return ElementType::F32;
   if (isOneOf({"relay_counters", "cu_seqlens_q", "cu_seqlens_kv"}, name))
     return ElementType::I32;

@@ -57,6 +57,7 @@ class ForwardArgs(ctypes.Structure):
         ("max_seqlen_kv", ctypes.c_int64),
         ("host_cu_seqlens_q", ctypes.POINTER(ctypes.c_int32)),
         ("host_cu_seqlens_kv", ctypes.POINTER(ctypes.c_int32)),
+        ("sinks", Tensor),
     ]
 
 
@@ -70,12 +71,13 @@ class BackwardArgs(ctypes.Structure):
         ("max_seqlen_kv", ctypes.c_int64),
         ("host_cu_seqlens_q", ctypes.POINTER(ctypes.c_int32)),
         ("host_cu_seqlens_kv", ctypes.POINTER(ctypes.c_int32)),
-    ]
+    ] + [(n, Tensor) for n in ("sinks", "grad_sinks", "dsink_partials")]
 
 
 class WorkspaceSizes(ctypes.Structure):
     _fields_ = [(n, ctypes.c_int64) for n in
-                ("dq_accum_elements", "delta_elements", "relay_counter_elements")]
+                ("dq_accum_elements", "delta_elements", "relay_counter_elements",
+                 "dsink_partial_elements")]
 
 
 class NamedValue(ctypes.Structure):
@@ -252,7 +254,7 @@ class Artifact:
         self.path = manifest_path
         q = {}
         for key in ("head_dim", "tile_q", "tile_kv", "dtype", "varlen", "direction",
-                    "deterministic"):
+                    "deterministic", "sinks"):
             value = ctypes.c_int64()
             _check(self._lib, self._lib.sdpaArtifactQuery(handle, key.encode(),
                                                           ctypes.byref(value)))
@@ -264,6 +266,9 @@ class Artifact:
         self.varlen = bool(q["varlen"])
         self.direction = "backward" if q["direction"] else "forward"
         self.deterministic = bool(q["deterministic"])
+        #: The kernels take one f32 sink logit per query head (and the
+        #: backward returns their gradient).
+        self.sinks = bool(q["sinks"])
         left, right = ctypes.c_int64(), ctypes.c_int64()
         bottom_right, scale = ctypes.c_int32(), ctypes.c_float()
         _check(self._lib, self._lib.sdpaArtifactBand(
@@ -322,13 +327,14 @@ class Artifact:
 
     def forward(self, q, k, v, layout="bhsd", cu_seqlens_q=None, cu_seqlens_kv=None,
                 max_seqlen_q=None, max_seqlen_kv=None, out=None, lse=None, stream=None,
-                check_offsets=True):
+                check_offsets=True, sinks=None):
         """O, LSE of attention(q, k, v) with the artifact's band and scale.
 
         Shapes: bhsd q [B, Hq, Sq, D]; bshd q [B, Sq, Hq, D]; thd q [Tq, Hq, D]
         with int32 cu_seqlens_* [N + 1] (max_seqlen_* computed from them if not
         given). lse is f32 [B, Hq, Sq] (thd: [Hq, Tq]). `out`/`lse` may be
-        given to write into existing tensors.
+        given to write into existing tensors. `sinks` (f32 [Hq]) is required by
+        an artifact compiled with sinks and refused by any other.
         """
         import torch
         if layout not in LAYOUTS:
@@ -343,10 +349,12 @@ class Artifact:
             else:
                 shape = (q.shape[1], q.shape[0]) if q.dim() == 3 else ()
             lse = torch.empty(shape, dtype=torch.float32, device=q.device)
-        _check_devices(q=q, k=k, v=v, o=out, lse=lse)
+        _check_devices(q=q, k=k, v=v, o=out, lse=lse, sinks=sinks)
         args = ForwardArgs()
         args.layout = LAYOUTS[layout]
         args.q, args.k, args.v, args.o, args.lse = map(_desc, (q, k, v, out, lse))
+        if sinks is not None:
+            args.sinks = _desc(sinks)
         keep = None
         if layout == "thd":
             keep = self._varlen_fields(args, q, k, cu_seqlens_q, cu_seqlens_kv,
@@ -364,10 +372,13 @@ class Artifact:
 
     def backward(self, q, k, v, o, lse, do, layout="bhsd", cu_seqlens_q=None,
                  cu_seqlens_kv=None, max_seqlen_q=None, max_seqlen_kv=None,
-                 stream=None, check_offsets=True, dq=None, dk=None, dv=None):
+                 stream=None, check_offsets=True, dq=None, dk=None, dv=None,
+                 sinks=None):
         """dQ, dK, dV; allocates the workspaces the artifact needs.
 
-        dq/dk/dv may be given to write into existing tensors.
+        dq/dk/dv may be given to write into existing tensors. With `sinks`
+        (f32 [Hq], for an artifact compiled with sinks) it returns dQ, dK,
+        dV, dsinks (f32 [Hq]).
         """
         import torch
         if layout not in LAYOUTS:
@@ -380,9 +391,14 @@ class Artifact:
             dk = torch.empty(k.shape, dtype=k.dtype, device=k.device)
         if dv is None:
             dv = torch.empty(v.shape, dtype=v.dtype, device=v.device)
-        _check_devices(q=q, k=k, v=v, o=o, lse=lse, do=do, dq=dq, dk=dk, dv=dv)
-        for name, t in (("q", q), ("k", k), ("v", v), ("o", o), ("lse", lse),
-                        ("dout", do), ("dq", dq), ("dk", dk), ("dv", dv)):
+        dsinks = None
+        named = [("q", q), ("k", k), ("v", v), ("o", o), ("lse", lse), ("dout", do),
+                 ("dq", dq), ("dk", dk), ("dv", dv)]
+        if sinks is not None:
+            dsinks = torch.empty(sinks.shape, dtype=torch.float32, device=sinks.device)
+            named += [("sinks", sinks), ("grad_sinks", dsinks)]
+        _check_devices(**dict(named))
+        for name, t in named:
             setattr(args, name, _desc(t))
         keep = None
         if layout == "thd":
@@ -396,10 +412,17 @@ class Artifact:
         counters = torch.empty(sizes.relay_counter_elements, dtype=torch.int32,
                                device=q.device)
         args.dq_accum, args.delta, args.relay_counters = map(_desc, (dq_accum, delta, counters))
+        partials = None
+        if sizes.dsink_partial_elements:
+            partials = torch.empty(sizes.dsink_partial_elements, dtype=torch.float32,
+                                   device=q.device)
+            args.dsink_partials = _desc(partials)
         with _device_guard(q.device):
             _check(self._lib, self._lib.sdpaBackward(self._handle, ctypes.byref(args),
                                                      _stream_of(q, stream)))
-        del keep
+        del keep, partials
+        if sinks is not None:
+            return dq, dk, dv, dsinks
         return dq, dk, dv
 
     # -- generic path ------------------------------------------------------
@@ -439,13 +462,14 @@ class Artifact:
 
 
 #: What a forward and a backward artifact must agree on to be one attention.
-_PAIR_KEYS = ("dtype_name", "head_dim", "left", "right", "align", "scale", "varlen")
+_PAIR_KEYS = ("dtype_name", "head_dim", "left", "right", "align", "scale", "varlen",
+              "softcap", "sinks")
 
 
 def check_artifact_pair(fwd, bwd, deterministic=None):
     """Raises SdpaError unless `fwd` is a forward artifact and `bwd` (if not
     None) a backward one for the same attention: dtype, head_dim, band,
-    alignment, scale and dense/THD form. A mismatched pair would run, but
+    alignment, scale, dense/THD form, softcap and sinks. A mismatched pair would run, but
     give the gradients of another attention than the forward computed.
     `deterministic` True/False also requires bwd's deterministic flag.
     """

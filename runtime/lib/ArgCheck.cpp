@@ -347,6 +347,37 @@ public:
     return true;
   }
 
+  /// One value per query head, f32 [heads_q] (the sinks and their
+  /// gradient): with `required` (an artifact with sinks) the tensor must be
+  /// given, contiguous and 4-byte aligned; without it it must be absent
+  /// (zero-initialized), since the kernels would ignore it.
+  bool checkPerHead(const char *name, const SdpaTensor &t, int64_t headsQ,
+                    bool required) {
+    bool given = t.data != 0 || t.rank != 0;
+    if (!required) {
+      if (given)
+        return fail(std::string(name) +
+                    ": given, but the artifact was compiled without sinks "
+                    "(its kernels would ignore them)");
+      return true;
+    }
+    if (!given)
+      return fail(std::string(name) +
+                  ": missing, the artifact was compiled with sinks (f32 "
+                  "[heads_q] = [" +
+                  std::to_string(headsQ) + "])");
+    if (!checkTensor(name, t, 1, 4, "[heads_q]", SDPA_DTYPE_F32, ""))
+      return false;
+    if (t.shape[0] != headsQ)
+      return fail(std::string(name) + ": expected shape [" +
+                  std::to_string(headsQ) + "] (heads_q), got " +
+                  shapeString(t.shape, t.rank));
+    if (t.shape[0] > 1 && t.strides[0] != 1)
+      return fail(std::string(name) + ": the stride must be 1, got " +
+                  std::to_string(t.strides[0]));
+    return true;
+  }
+
   bool checkOffsets(const char *name, const SdpaTensor &t) {
     if (!checkTensor(name, t, 1, 4, "(cumulative offsets)", SDPA_DTYPE_I32,
                      ""))
@@ -590,6 +621,10 @@ SdpaWorkspaceSizes workspaceFor(const Manifest &manifest,
       manifest.deterministic
           ? problem.batch * problem.headsQ * problem.grid.qTiles
           : 0;
+  // One partial dsink per (batch or sequence, query head, query tile).
+  sizes.dsink_partial_elements =
+      manifest.sinks ? problem.batch * problem.headsQ * problem.grid.qTiles
+                     : 0;
   return sizes;
 }
 
@@ -659,11 +694,18 @@ bool sdpa::runtime::checkForward(const Manifest &manifest,
   if (!checkShared(manifest, Direction::Forward, args,
                    /*withHostOffsets=*/true, layout, problem, params, error))
     return false;
+  Checker checker(manifest, layout, error);
+  if (!checker.checkPerHead("sinks", args.sinks, problem.headsQ,
+                            manifest.sinks))
+    return false;
+  if (manifest.sinks)
+    params["sinks"] = ParamValue::pointer(args.sinks.data);
   return checkNoAliasing({{"q", &args.q, false},
                           {"k", &args.k, false},
                           {"v", &args.v, false},
                           {"cu_seqlens_q", &args.cu_seqlens_q, false},
                           {"cu_seqlens_kv", &args.cu_seqlens_kv, false},
+                          {"sinks", &args.sinks, false},
                           {"o", &args.o, true},
                           {"lse", &args.lse, true}},
                          error);
@@ -711,10 +753,23 @@ bool sdpa::runtime::checkBackward(const Manifest &manifest,
        usesParam(manifest, "delta")},
       {"relay_counters", args.relay_counters, SDPA_DTYPE_I32,
        sizes.relay_counter_elements,
-       manifest.deterministic || usesParam(manifest, "relay_counters")}};
+       manifest.deterministic || usesParam(manifest, "relay_counters")},
+      {"dsink_partials", args.dsink_partials, SDPA_DTYPE_F32,
+       sizes.dsink_partial_elements,
+       manifest.sinks || usesParam(manifest, "dsink_partials")}};
+  // The sinks before the workspaces: the partials' size is only meaningful
+  // where the artifact has sinks.
+  for (auto [name, tensor] : {std::pair("sinks", &args.sinks),
+                              std::pair("grad_sinks", &args.grad_sinks)}) {
+    if (!checker.checkPerHead(name, *tensor, problem.headsQ, manifest.sinks))
+      return false;
+    if (manifest.sinks)
+      params[name] = ParamValue::pointer(tensor->data);
+  }
+
   SdpaTensor unused = {};
-  const SdpaTensor *used[3];
-  for (int i = 0; i < 3; ++i) {
+  const SdpaTensor *used[4];
+  for (int i = 0; i < 4; ++i) {
     const Workspace &w = workspaces[i];
     used[i] = &unused;
     if (!w.needed)
@@ -732,11 +787,14 @@ bool sdpa::runtime::checkBackward(const Manifest &manifest,
                           {"do", &args.dout, false},
                           {"cu_seqlens_q", &args.cu_seqlens_q, false},
                           {"cu_seqlens_kv", &args.cu_seqlens_kv, false},
+                          {"sinks", &args.sinks, false},
                           {"dq", &args.dq, true},
                           {"dk", &args.dk, true},
                           {"dv", &args.dv, true},
+                          {"grad_sinks", &args.grad_sinks, true},
                           {"dq_accum", used[0], true},
                           {"delta", used[1], true},
-                          {"relay_counters", used[2], true}},
+                          {"relay_counters", used[2], true},
+                          {"dsink_partials", used[3], true}},
                          error);
 }

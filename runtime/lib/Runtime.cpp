@@ -356,6 +356,8 @@ SdpaStatus sdpaArtifactQuery(const SdpaArtifact *artifact, const char *key,
     *value = m.direction == Direction::Backward;
   else if (k == "deterministic")
     *value = m.deterministic;
+  else if (k == "sinks")
+    *value = m.sinks;
   else
     return failWith(SDPA_ERROR_INVALID_ARGUMENT,
                     "sdpaArtifactQuery: unknown key '" + k + "'");

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Host-side tests of the ctypes wrapper: no torch and no GPU needed."""
 
+import ctypes
 import os
 import sys
 import tempfile
@@ -8,6 +9,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sdpa_runtime  # noqa: E402
+import sdpa.runtime as structs  # noqa: E402  (the ctypes structures)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GPU_TESTS = os.path.join(HERE, "..", "tests", "gpu")
@@ -104,6 +106,76 @@ class WrapperTest(unittest.TestCase):
                 sdpa_runtime.check_artifact_pair(*args)
             self.assertIn(text, cm.exception.message)
             self.assertEqual(cm.exception.status, 1)
+
+    def sinks_text(self):
+        """copy_dense.manifest as an artifact compiled with sinks."""
+        return (self.manifest_text("copy_dense.manifest")
+                .replace("varlen 0", "varlen 0\nsinks 1")
+                .replace("param lse ptr", "param lse ptr\nparam sinks ptr"))
+
+    def test_sinks_flag(self):
+        self.write("copy_kernels.ptx", ".version 8.0\n")
+        plain = sdpa_runtime.Artifact(self.write("p.manifest",
+                                                 self.manifest_text("copy_dense.manifest")))
+        sinks = sdpa_runtime.Artifact(self.write("s.manifest", self.sinks_text()))
+        self.assertFalse(plain.sinks)
+        self.assertTrue(sinks.sinks)
+        with self.assertRaises(sdpa_runtime.SdpaError) as cm:
+            sdpa_runtime.check_artifact_pair(plain, sdpa_runtime.Artifact(
+                self.write("b.manifest", self.sinks_text()
+                           .replace("direction forward", "direction backward\ndeterministic 0")
+                           .replace("sdpa_copy_dense forward", "sdpa_copy_dense bwd_main"))))
+        self.assertIn("sinks is True, but the forward artifact", cm.exception.message)
+
+    def test_sinks_fields_reach_the_runtime(self):
+        """The ctypes structures end as the C ones do: the runtime reads the
+        sinks the wrapper set (its error names their shape)."""
+        self.write("copy_kernels.ptx", ".version 8.0\n")
+        art = sdpa_runtime.Artifact(self.write("s.manifest", self.sinks_text()))
+
+        def tensor(address, dtype, shape):
+            t = structs.Tensor()
+            t.data, t.dtype, t.rank = address, dtype, len(shape)
+            stride = 1
+            for i in reversed(range(len(shape))):
+                t.shape[i], t.strides[i] = shape[i], stride
+                stride *= shape[i]
+            return t
+
+        args = structs.ForwardArgs()
+        args.layout = 0
+        for i, name in enumerate(("q", "k", "v", "o")):
+            setattr(args, name, tensor((i + 1) << 36, 1, (1, 4, 64, 64)))
+        args.lse = tensor(5 << 36, 2, (1, 4, 64))
+        lib = sdpa_runtime.load_library()
+        self.assertEqual(lib.sdpaForwardCheck(art._handle, ctypes.byref(args)), 1)
+        self.assertEqual(lib.sdpaGetLastError().decode(),
+                         "sinks: missing, the artifact was compiled with sinks "
+                         "(f32 [heads_q] = [4])")
+        args.sinks = tensor(6 << 36, 2, (3,))
+        self.assertEqual(lib.sdpaForwardCheck(art._handle, ctypes.byref(args)), 1)
+        self.assertEqual(lib.sdpaGetLastError().decode(),
+                         "sinks: expected shape [4] (heads_q), got [3]")
+        args.sinks = tensor(6 << 36, 2, (4,))
+        self.assertEqual(lib.sdpaForwardCheck(art._handle, ctypes.byref(args)), 0)
+
+        bwd = structs.BackwardArgs()
+        sizes = structs.WorkspaceSizes()
+        bwd.layout = 0
+        for i, name in enumerate(("q", "k", "v", "o", "dout", "dq", "dk", "dv")):
+            setattr(bwd, name, tensor((i + 1) << 36, 1, (1, 4, 64, 64)))
+        bwd.lse = tensor(9 << 36, 2, (1, 4, 64))
+        back = sdpa_runtime.Artifact(self.write("bs.manifest", self.sinks_text()
+                                                .replace("direction forward",
+                                                         "direction backward\ndeterministic 0")
+                                                .replace("sdpa_copy_dense forward",
+                                                         "sdpa_copy_dense bwd_main")))
+        self.assertEqual(lib.sdpaBackwardWorkspace(back._handle, ctypes.byref(bwd),
+                                                   ctypes.byref(sizes)), 0)
+        self.assertEqual(sizes.dsink_partial_elements, 4)  # B Hq ceil(64 / 64)
+        bwd.sinks = tensor(10 << 36, 2, (4,))
+        self.assertEqual(lib.sdpaBackwardCheck(back._handle, ctypes.byref(bwd)), 1)
+        self.assertIn("grad_sinks: missing", lib.sdpaGetLastError().decode())
 
 
 if __name__ == "__main__":

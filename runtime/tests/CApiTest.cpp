@@ -62,6 +62,9 @@ TEST(CApi, LoadsAndQueriesAnArtifact) {
   EXPECT_EQ(value, SDPA_DTYPE_BF16);
   EXPECT_EQ(sdpaArtifactQuery(art, "direction", &value), SDPA_SUCCESS);
   EXPECT_EQ(value, 0);
+  value = -1;
+  EXPECT_EQ(sdpaArtifactQuery(art, "sinks", &value), SDPA_SUCCESS);
+  EXPECT_EQ(value, 0);
   EXPECT_EQ(sdpaArtifactQuery(art, "colour", &value),
             SDPA_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(sdpaGetLastError(), "sdpaArtifactQuery: unknown key 'colour'");

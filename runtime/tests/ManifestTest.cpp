@@ -440,7 +440,8 @@ TEST(Manifest, ParsesTheLoweringsForwardFormat) {
   EXPECT_EQ(m.kernels[0].params.size(), 23u);
   EXPECT_EQ(sdpa_schema::printManifest(m), text);
   std::vector<Param> params = sdpa_schema::getKernelParams(
-      KernelRole::Forward, /*varlen=*/false, /*deterministic=*/false);
+      KernelRole::Forward, /*varlen=*/false, /*deterministic=*/false,
+      /*sinks=*/false);
   ASSERT_EQ(params.size(), m.kernels[0].params.size());
   for (size_t i = 0; i < params.size(); ++i)
     EXPECT_EQ(params[i].name, m.kernels[0].params[i].name) << i;
@@ -502,7 +503,8 @@ TEST(Manifest, ParsesTheLoweringsBackwardFormat) {
   EXPECT_EQ(sdpa_schema::printManifest(m), text);
   for (const Kernel &kernel : m.kernels) {
     std::vector<Param> params = sdpa_schema::getKernelParams(
-        kernel.role, /*varlen=*/false, /*deterministic=*/true);
+        kernel.role, /*varlen=*/false, /*deterministic=*/true,
+        /*sinks=*/false);
     ASSERT_EQ(params.size(), kernel.params.size()) << kernel.name;
     for (size_t i = 0; i < params.size(); ++i)
       EXPECT_EQ(params[i].name, kernel.params[i].name) << kernel.name << i;

@@ -34,12 +34,12 @@ struct LoweredKernelModule {
 
 /// The header keys of an artifact manifest (docs/Artifact.md) for kernels of
 /// `direction` over `element` (f16, bf16); the pass adds the kernel records.
-/// `softcap` is written only where set.
+/// `softcap` and `sinks` are written only where set.
 schema::Manifest getManifestHeader(schema::Direction direction, Type element,
                                    int64_t headDim, TileShape tiles,
                                    const Band &band, double scale,
-                                   std::optional<double> softcap, bool varlen,
-                                   bool deterministic);
+                                   std::optional<double> softcap, bool sinks,
+                                   bool varlen, bool deterministic);
 
 /// Refuses, with an error on `op` naming the attribute, a softmax scale the
 /// kernels cannot hold: one that is not a positive normal f32 once rounded

@@ -19,7 +19,8 @@ namespace schema = ::sdpa_schema;
 
 /// The parameters of the kernel of `role`, in the schema's order.
 SmallVector<KernelParam> getSchemaKernelParams(schema::KernelRole role,
-                                               bool varlen, bool deterministic);
+                                               bool varlen, bool deterministic,
+                                               bool sinks);
 
 /// The schema's record of `params` (for manifests).
 std::vector<schema::Param> toSchemaParams(ArrayRef<KernelParam> params);

@@ -40,6 +40,9 @@ struct BackwardKernelSpec {
   double scale = 1.0;
   /// The logit cap c (docs/Semantics.md §7), none: no cap.
   std::optional<double> softcap;
+  /// The kernels take the sink logits and return their gradient
+  /// (docs/Semantics.md §7).
+  bool sinks = false;
   bool deterministic = false;
   /// The symbolic schedule of the band for `tiles` (never specialized to
   /// static lengths: one kernel serves every length).

@@ -43,6 +43,8 @@ struct ForwardKernelSpec {
   double scale = 1.0;
   /// The logit cap c (docs/Semantics.md §7), none: no cap.
   std::optional<double> softcap;
+  /// The kernel reads one sink logit per query head (docs/Semantics.md §7).
+  bool sinks = false;
   /// The schedule of the kernel, over symbolic lengths so that one kernel
   /// serves every length (getKernelSchedule, SdpaDialect/Utils).
   ScheduleAttr schedule;

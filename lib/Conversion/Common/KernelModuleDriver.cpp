@@ -18,7 +18,8 @@ using namespace mlir::sdpa;
 schema::Manifest mlir::sdpa::getManifestHeader(
     schema::Direction direction, Type element, int64_t headDim,
     TileShape tiles, const Band &band, double scale,
-    std::optional<double> softcap, bool varlen, bool deterministic) {
+    std::optional<double> softcap, bool sinks, bool varlen,
+    bool deterministic) {
   schema::Manifest manifest;
   manifest.direction = direction;
   manifest.dtype = getSchemaElementType(element);
@@ -33,6 +34,7 @@ schema::Manifest mlir::sdpa::getManifestHeader(
   manifest.scale = scale;
   if (softcap)
     manifest.softcap = float(*softcap);
+  manifest.sinks = sinks;
   manifest.varlen = varlen;
   manifest.deterministic = deterministic;
   return manifest;

@@ -68,10 +68,10 @@ mlir::sdpa::getKernelParamTypes(MLIRContext *ctx, ArrayRef<KernelParam> params,
 
 SmallVector<KernelParam>
 mlir::sdpa::getSchemaKernelParams(schema::KernelRole role, bool varlen,
-                                  bool deterministic) {
+                                  bool deterministic, bool sinks) {
   SmallVector<KernelParam> params;
   for (const schema::Param &param :
-       schema::getKernelParams(role, varlen, deterministic))
+       schema::getKernelParams(role, varlen, deterministic, sinks))
     params.push_back({param.name, toKind(param.type)});
   return params;
 }

@@ -101,5 +101,5 @@ SmallVector<KernelParam>
 mlir::sdpa::getBackwardKernelParams(const BackwardKernelSpec &spec,
                                     BackwardRole role) {
   return getSchemaKernelParams(getSchemaRole(role), spec.packed,
-                               spec.deterministic);
+                               spec.deterministic, spec.sinks);
 }

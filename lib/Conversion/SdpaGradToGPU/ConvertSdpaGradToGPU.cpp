@@ -29,7 +29,8 @@ using namespace mlir::sdpa;
 static schema::Manifest getBackwardManifest(const BackwardKernelSpec &spec) {
   schema::Manifest manifest = getManifestHeader(
       schema::Direction::Backward, spec.elementType, spec.headDim, spec.tiles,
-      spec.band, spec.scale, spec.softcap, spec.packed, spec.deterministic);
+      spec.band, spec.scale, spec.softcap, spec.sinks, spec.packed,
+      spec.deterministic);
   for (auto [role, schemaRole] :
        {std::pair(BackwardRole::Preprocess, schema::KernelRole::BwdPreprocess),
         std::pair(BackwardRole::Main, schema::KernelRole::BwdMain),

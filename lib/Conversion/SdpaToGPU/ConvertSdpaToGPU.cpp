@@ -28,7 +28,7 @@ static schema::Manifest getForwardManifest(const ForwardKernelSpec &spec,
                                            StringRef kernelName) {
   schema::Manifest manifest = getManifestHeader(
       schema::Direction::Forward, spec.elementType, spec.headDim, spec.tiles,
-      spec.band, spec.scale, spec.softcap, spec.packedSequences,
+      spec.band, spec.scale, spec.softcap, spec.sinks, spec.packedSequences,
       /*deterministic=*/false);
   schema::Kernel &kernel = manifest.kernels.emplace_back();
   kernel.name = kernelName.str();

@@ -43,7 +43,8 @@ SoftmaxState SoftmaxState::unflatten(ValueRange values, int64_t rows,
 SmallVector<KernelParam>
 mlir::sdpa::getForwardKernelParams(const ForwardKernelSpec &spec) {
   return getSchemaKernelParams(schema::KernelRole::Forward,
-                               spec.packedSequences, /*deterministic=*/false);
+                               spec.packedSequences, /*deterministic=*/false,
+                               spec.sinks);
 }
 
 /// The gpu.func argument type of each parameter.

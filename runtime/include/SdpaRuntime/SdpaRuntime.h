@@ -76,6 +76,10 @@ typedef struct SdpaTensor {
 /// from). host_cu_seqlens_* may point to host copies of the offsets, which are
 /// then checked too (monotone, starting at 0, ending at the token count,
 /// segments no longer than max_seqlen_*); they may be null.
+///
+/// sinks: f32 [Hq], one sink logit per query head (docs/Semantics.md §7),
+/// required by an artifact compiled with sinks (sdpaArtifactQuery "sinks")
+/// and refused by any other; zero-initialized (data 0) means none.
 typedef struct SdpaForwardArgs {
   int32_t layout;
   SdpaTensor q, k, v, o, lse;
@@ -83,6 +87,7 @@ typedef struct SdpaForwardArgs {
   int64_t max_seqlen_q, max_seqlen_kv;
   const int32_t *host_cu_seqlens_q;
   const int32_t *host_cu_seqlens_kv;
+  SdpaTensor sinks;
 } SdpaForwardArgs;
 
 /// Arguments of the backward: dQ, dK, dV = attention_grad(Q, K, V, O, dO, LSE).
@@ -92,6 +97,12 @@ typedef struct SdpaForwardArgs {
 /// dq_accum f32 shaped like q in bhsd order ([B, Hq, Sq, D]; THD [Hq, Tq, D]),
 /// delta f32 shaped like lse, relay_counters i32 [B, Hq, q_tiles] (only for
 /// a deterministic artifact; zeroed by the runtime before the launch).
+///
+/// With sinks (an artifact compiled with them): sinks f32 [Hq] as in the
+/// forward, grad_sinks f32 [Hq] the output dsink (written whole, so it needs
+/// no zeroing), dsink_partials the f32 workspace of the fixed-order sum
+/// ([B, Hq, q_tiles], densely packed like the others). All three stay
+/// zero-initialized for an artifact without sinks.
 typedef struct SdpaBackwardArgs {
   int32_t layout;
   SdpaTensor q, k, v, o, lse, dout, dq, dk, dv;
@@ -100,13 +111,16 @@ typedef struct SdpaBackwardArgs {
   int64_t max_seqlen_q, max_seqlen_kv;
   const int32_t *host_cu_seqlens_q;
   const int32_t *host_cu_seqlens_kv;
+  SdpaTensor sinks, grad_sinks, dsink_partials;
 } SdpaBackwardArgs;
 
-/// Element counts of the backward's workspaces for given arguments.
+/// Element counts of the backward's workspaces for given arguments
+/// (dsink_partial_elements is 0 for an artifact without sinks).
 typedef struct SdpaWorkspaceSizes {
   int64_t dq_accum_elements;
   int64_t delta_elements;
   int64_t relay_counter_elements;
+  int64_t dsink_partial_elements;
 } SdpaWorkspaceSizes;
 
 /// A named kernel parameter for sdpaLaunchKernel. `type` is 0 ptr, 1 i32,
@@ -145,7 +159,8 @@ SdpaStatus sdpaArtifactPrepare(SdpaArtifact *artifact);
 void sdpaArtifactDestroy(SdpaArtifact *artifact);
 
 /// Manifest facts, for wrappers: head_dim, tile_q, tile_kv, dtype (SdpaDtype),
-/// varlen (0/1), direction (0 forward, 1 backward), deterministic (0/1).
+/// varlen (0/1), direction (0 forward, 1 backward), deterministic (0/1),
+/// sinks (0/1: the kernels take sinks, and the backward returns grad_sinks).
 SdpaStatus sdpaArtifactQuery(const SdpaArtifact *artifact, const char *key,
                              int64_t *value);
 

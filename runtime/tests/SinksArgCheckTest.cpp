@@ -1,0 +1,288 @@
+//===- SinksArgCheckTest.cpp - The sinks' tensors and workspace -----------===//
+//
+// An artifact compiled with sinks (manifest key `sinks 1`, docs/Artifact.md)
+// takes sinks f32 [Hq] in both directions and returns grad_sinks f32 [Hq]
+// from the backward through the dsink_partials workspace; every other
+// artifact refuses them (its kernels would drop the sink column).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestArtifacts.h"
+#include "gtest/gtest.h"
+
+using namespace sdpa::runtime;
+using namespace sdpa::runtime::testing;
+
+namespace {
+
+constexpr int32_t kBf16 = SDPA_DTYPE_BF16;
+constexpr int32_t kF16 = SDPA_DTYPE_F16;
+constexpr int32_t kF32 = SDPA_DTYPE_F32;
+constexpr int32_t kI32 = SDPA_DTYPE_I32;
+
+/// forwardLines() with `sinks 1` and the kernel's sinks parameter.
+Manifest forwardWithSinks() {
+  std::vector<std::string> lines = forwardLines();
+  lines.insert(lines.begin() + 11, "sinks 1");
+  lines.push_back("param sinks ptr");
+  return parseOrDie(lines);
+}
+
+/// backwardLines() with `sinks 1` and the sinks' parameters of
+/// bwd_preprocess and bwd_dq_convert.
+Manifest backwardWithSinks() {
+  std::vector<std::string> lines;
+  for (const std::string &line : backwardLines()) {
+    lines.push_back(line);
+    if (line == "varlen 0")
+      lines.push_back("sinks 1");
+    if (line == "param dq_accum ptr" && lines.size() < 25) {
+      lines.push_back("param lse ptr");
+      lines.push_back("param sinks ptr");
+      lines.push_back("param dsink_partials ptr");
+    }
+  }
+  lines.push_back("param dsink_partials ptr");
+  lines.push_back("param grad_sinks ptr");
+  return parseOrDie(lines);
+}
+
+/// B = 2, Hq = 16, Hkv = 4, Sq = 1000, Skv = 1500, D = 64, bf16, bhsd.
+SdpaForwardArgs forwardArgs() {
+  SdpaForwardArgs a{};
+  a.layout = SDPA_LAYOUT_BHSD;
+  a.q = makeTensor(0x1000000000, kBf16, {2, 16, 1000, 64});
+  a.k = makeTensor(0x2000000000, kBf16, {2, 4, 1500, 64});
+  a.v = makeTensor(0x3000000000, kBf16, {2, 4, 1500, 64});
+  a.o = makeTensor(0x4000000000, kBf16, {2, 16, 1000, 64});
+  a.lse = makeTensor(0x5000000000, kF32, {2, 16, 1000});
+  a.sinks = makeTensor(0x6000000000, kF32, {16});
+  return a;
+}
+
+/// For backwardLines(): f16, D = 128, Tq = 64, B = 2, Hq = 8, Hkv = 2,
+/// Sq = 100, Skv = 300, bshd; with sinks.
+SdpaBackwardArgs backwardArgs() {
+  SdpaBackwardArgs a{};
+  a.layout = SDPA_LAYOUT_BSHD;
+  a.q = makeTensor(0x1000000000, kF16, {2, 100, 8, 128});
+  a.k = makeTensor(0x2000000000, kF16, {2, 300, 2, 128});
+  a.v = makeTensor(0x3000000000, kF16, {2, 300, 2, 128});
+  a.o = makeTensor(0x4000000000, kF16, {2, 100, 8, 128});
+  a.lse = makeTensor(0x5000000000, kF32, {2, 8, 100});
+  a.dout = makeTensor(0x6000000000, kF16, {2, 100, 8, 128});
+  a.dq = makeTensor(0x7000000000, kF16, {2, 100, 8, 128});
+  a.dk = makeTensor(0x8000000000, kF16, {2, 300, 2, 128});
+  a.dv = makeTensor(0x9000000000, kF16, {2, 300, 2, 128});
+  a.dq_accum = makeTensor(0xa000000000, kF32, {2 * 8 * 100 * 128});
+  a.delta = makeTensor(0xb000000000, kF32, {2, 8, 100});
+  a.relay_counters = makeTensor(0xc000000000, kI32, {2, 8, 2});
+  a.sinks = makeTensor(0xd000000000, kF32, {8});
+  a.grad_sinks = makeTensor(0xd000001000, kF32, {8});
+  a.dsink_partials = makeTensor(0xe000000000, kF32, {2, 8, 2});
+  return a;
+}
+
+std::string forwardCheck(const Manifest &m, const SdpaForwardArgs &a,
+                         ParamTable &params) {
+  Problem problem;
+  std::string error;
+  if (!checkForward(m, a, problem, params, error) && error.empty())
+    return "(refused without a message)";
+  return error;
+}
+
+std::string backwardCheck(const Manifest &m, const SdpaBackwardArgs &a,
+                          ParamTable &params) {
+  Problem problem;
+  std::string error;
+  if (!checkBackward(m, a, problem, params, error) && error.empty())
+    return "(refused without a message)";
+  return error;
+}
+
+std::string forwardCheck(const Manifest &m, const SdpaForwardArgs &a) {
+  ParamTable params;
+  return forwardCheck(m, a, params);
+}
+
+std::string backwardCheck(const Manifest &m, const SdpaBackwardArgs &a) {
+  ParamTable params;
+  return backwardCheck(m, a, params);
+}
+
+bool startsWith(const std::string &text, const std::string &prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+TEST(SinksManifest, KeyIsOptionalAndPrintedOnlyWhenSet) {
+  EXPECT_FALSE(parseOrDie(forwardLines()).sinks);
+  Manifest m = forwardWithSinks();
+  EXPECT_TRUE(m.sinks);
+  std::string text = sdpa_schema::printManifest(m);
+  EXPECT_NE(text.find("\nsinks 1\n"), std::string::npos) << text;
+  EXPECT_EQ(sdpa_schema::printManifest(parseOrDie(forwardLines()))
+                .find("sinks"),
+            std::string::npos);
+  std::vector<std::string> lines = forwardLines();
+  lines.insert(lines.begin() + 11, "sinks yes");
+  Manifest bad;
+  std::string error;
+  EXPECT_FALSE(parseManifest(join(lines), bad, error));
+  EXPECT_EQ(error, "line 12: key 'sinks': expected 0 or 1, got 'yes'");
+}
+
+/// The schema's parameter lists: only bwd_main is unchanged by sinks.
+TEST(SinksSchema, ParameterLists) {
+  using sdpa_schema::KernelRole;
+  auto names = [](KernelRole role, bool sinks) {
+    std::vector<std::string> result;
+    for (const Param &p : sdpa_schema::getKernelParams(
+             role, /*varlen=*/false, /*deterministic=*/true, sinks))
+      result.push_back(p.name);
+    return result;
+  };
+  auto without = names(KernelRole::Forward, false);
+  auto with = names(KernelRole::Forward, true);
+  ASSERT_EQ(with.size(), without.size() + 1);
+  EXPECT_EQ(with[5], "sinks"); // right after lse
+  EXPECT_EQ(names(KernelRole::BwdMain, true), names(KernelRole::BwdMain, false));
+  std::vector<std::string> pre = names(KernelRole::BwdPreprocess, true);
+  std::vector<std::string> preHead(pre.begin(), pre.begin() + 8);
+  EXPECT_EQ(preHead, (std::vector<std::string>{"o", "do", "delta", "dq_accum",
+                                               "lse", "sinks", "dsink_partials",
+                                               "relay_counters"}));
+  EXPECT_EQ(pre.back(), "lse_stride_h");
+  std::vector<std::string> convert = names(KernelRole::BwdDqConvert, true);
+  EXPECT_EQ(convert[2], "dsink_partials");
+  EXPECT_EQ(convert[3], "grad_sinks");
+  for (const char *name : {"sinks", "grad_sinks", "dsink_partials"}) {
+    EXPECT_EQ(sdpa_schema::getParamType(name), sdpa_schema::ParamType::Ptr);
+    EXPECT_EQ(sdpa_schema::getPointeeType(name, sdpa_schema::ElementType::BF16),
+              sdpa_schema::ElementType::F32);
+  }
+  EXPECT_FALSE(sdpa_schema::isBackwardOnlyParam("sinks"));
+  EXPECT_TRUE(sdpa_schema::isBackwardOnlyParam("grad_sinks"));
+  EXPECT_TRUE(sdpa_schema::isBackwardOnlyParam("dsink_partials"));
+}
+
+TEST(SinksForward, FillsTheParameter) {
+  ParamTable params;
+  EXPECT_EQ(forwardCheck(forwardWithSinks(), forwardArgs(), params), "");
+  EXPECT_EQ(params.at("sinks").ptr, 0x6000000000u);
+}
+
+TEST(SinksForward, RefusesBadSinks) {
+  Manifest m = forwardWithSinks();
+  SdpaForwardArgs a = forwardArgs();
+  a.sinks = SdpaTensor{};
+  EXPECT_EQ(forwardCheck(m, a),
+            "sinks: missing, the artifact was compiled with sinks (f32 "
+            "[heads_q] = [16])");
+  a = forwardArgs();
+  a.sinks = makeTensor(0x6000000000, kF32, {4});
+  EXPECT_EQ(forwardCheck(m, a),
+            "sinks: expected shape [16] (heads_q), got [4]");
+  a = forwardArgs();
+  a.sinks = makeTensor(0x6000000000, kF32, {2, 8});
+  EXPECT_EQ(forwardCheck(m, a),
+            "sinks: expected 1 dimensions [heads_q], got 2");
+  a = forwardArgs();
+  a.sinks.dtype = kBf16;
+  EXPECT_EQ(forwardCheck(m, a), "sinks: expected dtype f32, got bf16");
+  a = forwardArgs();
+  a.sinks.strides[0] = 2;
+  EXPECT_EQ(forwardCheck(m, a), "sinks: the stride must be 1, got 2");
+  a = forwardArgs();
+  a.sinks.data = 0x6000000002;
+  EXPECT_EQ(forwardCheck(m, a),
+            "sinks: data pointer 0x6000000002 is not 4-byte aligned");
+  a = forwardArgs();
+  a.sinks.data = 0;
+  EXPECT_EQ(forwardCheck(m, a), "sinks: null data pointer");
+  // An input: it may share memory with the other inputs, not with o.
+  a = forwardArgs();
+  a.sinks.data = a.q.data;
+  EXPECT_EQ(forwardCheck(m, a), "");
+  a = forwardArgs();
+  a.sinks.data = a.lse.data;
+  EXPECT_PRED2(startsWith, forwardCheck(m, a),
+               "lse: its memory overlaps sinks's");
+}
+
+TEST(SinksForward, RefusedByAnArtifactWithoutThem) {
+  EXPECT_EQ(forwardCheck(parseOrDie(forwardLines()), forwardArgs()),
+            "sinks: given, but the artifact was compiled without sinks (its "
+            "kernels would ignore them)");
+  SdpaForwardArgs a = forwardArgs();
+  a.sinks = SdpaTensor{};
+  EXPECT_EQ(forwardCheck(parseOrDie(forwardLines()), a), "");
+}
+
+TEST(SinksBackward, WorkspaceAndParameters) {
+  Manifest m = backwardWithSinks();
+  SdpaWorkspaceSizes sizes{};
+  std::string error;
+  ASSERT_TRUE(backwardWorkspace(m, backwardArgs(), sizes, error)) << error;
+  EXPECT_EQ(sizes.dsink_partial_elements, 2 * 8 * 2); // B Hq ceil(100 / 64)
+  ASSERT_TRUE(backwardWorkspace(parseOrDie(backwardLines()), backwardArgs(),
+                                sizes, error))
+      << error;
+  EXPECT_EQ(sizes.dsink_partial_elements, 0);
+
+  ParamTable params;
+  EXPECT_EQ(backwardCheck(m, backwardArgs(), params), "");
+  EXPECT_EQ(params.at("sinks").ptr, 0xd000000000u);
+  EXPECT_EQ(params.at("grad_sinks").ptr, 0xd000001000u);
+  EXPECT_EQ(params.at("dsink_partials").ptr, 0xe000000000u);
+}
+
+TEST(SinksBackward, RefusesBadTensors) {
+  Manifest m = backwardWithSinks();
+  SdpaBackwardArgs a = backwardArgs();
+  a.grad_sinks = SdpaTensor{};
+  EXPECT_EQ(backwardCheck(m, a),
+            "grad_sinks: missing, the artifact was compiled with sinks (f32 "
+            "[heads_q] = [8])");
+  a = backwardArgs();
+  a.sinks = makeTensor(0xd000000000, kF32, {2});
+  EXPECT_EQ(backwardCheck(m, a),
+            "sinks: expected shape [8] (heads_q), got [2]");
+  a = backwardArgs();
+  a.grad_sinks.dtype = kF16;
+  EXPECT_EQ(backwardCheck(m, a), "grad_sinks: expected dtype f32, got f16");
+  a = backwardArgs();
+  a.dsink_partials = makeTensor(0xe000000000, kF32, {2, 8});
+  EXPECT_EQ(backwardCheck(m, a),
+            "dsink_partials: holds 16 elements, expected 32");
+  a = backwardArgs();
+  a.dsink_partials.dtype = kI32;
+  EXPECT_EQ(backwardCheck(m, a),
+            "dsink_partials: expected dtype f32, got i32");
+  // grad_sinks is written: it must not overlap an input or a workspace.
+  a = backwardArgs();
+  a.grad_sinks.data = a.sinks.data;
+  EXPECT_PRED2(startsWith, backwardCheck(m, a),
+               "grad_sinks: its memory overlaps sinks's");
+  a = backwardArgs();
+  a.dsink_partials.data = a.grad_sinks.data;
+  EXPECT_PRED2(startsWith, backwardCheck(m, a),
+               "grad_sinks: its memory overlaps dsink_partials's");
+}
+
+TEST(SinksBackward, RefusedByAnArtifactWithoutThem) {
+  Manifest m = parseOrDie(backwardLines());
+  SdpaBackwardArgs a = backwardArgs();
+  EXPECT_EQ(backwardCheck(m, a),
+            "sinks: given, but the artifact was compiled without sinks (its "
+            "kernels would ignore them)");
+  a.sinks = SdpaTensor{};
+  EXPECT_EQ(backwardCheck(m, a),
+            "grad_sinks: given, but the artifact was compiled without sinks "
+            "(its kernels would ignore them)");
+  // The workspace, like the relay counters, is ignored where not needed.
+  a.grad_sinks = SdpaTensor{};
+  EXPECT_EQ(backwardCheck(m, a), "");
+}
+
+} // namespace
