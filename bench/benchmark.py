@@ -173,22 +173,7 @@ def main():
     bw = copy_bandwidth(torch, do_bench)
     print(f"device copy bandwidth: {bw / 1e12:.2f} TB/s (read + write)")
 
-    flex = None
-    if "flex" in anchors:
-        import warnings
-        from torch.nn.attention.flex_attention import flex_attention
-        # One static compile per shape and pass: 12 and more, past dynamo's
-        # default limit of 8, beyond which flex_attention silently runs eager
-        # (materializing the scores; seen on 2026-12-01: 150 ms and OOM).
-        for name in ("recompile_limit", "cache_size_limit"):
-            if hasattr(torch._dynamo.config, name):
-                setattr(torch._dynamo.config, name, 64)
-        if hasattr(torch._dynamo.config, "accumulated_recompile_limit"):
-            torch._dynamo.config.accumulated_recompile_limit = 512
-        # And should it still fall back, fail the cell instead of timing it.
-        warnings.filterwarnings("error", message=".*flex_attention called without "
-                                "torch.compile.*")
-        flex = torch.compile(flex_attention, dynamic=False)
+    flex = make_flex() if "flex" in anchors else None
 
     # Every forward first, then every forward+backward, so that a budget cut
     # loses the least.
@@ -199,6 +184,45 @@ def main():
             torch.cuda.empty_cache()
 
     write_report(args, cases, results, bw, device, torch.__version__, time.time() - start)
+
+
+def make_flex():
+    """torch.compile'd flex_attention, compiled once per shape and pass."""
+    import warnings
+    import torch
+    from torch.nn.attention.flex_attention import flex_attention
+    # One static compile per shape and pass: 12 and more, past dynamo's
+    # default limit of 8, beyond which flex_attention silently runs eager
+    # (materializing the scores; seen on 2026-12-01: 150 ms and OOM).
+    for name in ("recompile_limit", "cache_size_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, 64)
+    if hasattr(torch._dynamo.config, "accumulated_recompile_limit"):
+        torch._dynamo.config.accumulated_recompile_limit = 512
+    # And should it still fall back, fail the cell instead of timing it.
+    warnings.filterwarnings("error", message=".*flex_attention called without "
+                            "torch.compile.*")
+    return torch.compile(flex_attention, dynamic=False)
+
+
+def flex_ms(do_bench, time_fwd, flex, case, pass_, q, k, v, do):
+    """Median ms of FlexAttention on the case's sliding window (the block mask
+    built first, outside the timing): the forward through `time_fwd`, the
+    forward+backward (dQ, dK, dV reset per call) through `do_bench`."""
+    from torch.nn.attention.flex_attention import create_block_mask
+    n = case.window
+
+    def mask_mod(b, h, qi, ki):
+        return (qi >= ki) & (qi - ki < n)
+
+    bm = create_block_mask(mask_mod, None, None, case.s, case.s, device="cuda")
+    if pass_ == "fwd":
+        return time_fwd(lambda: flex(q, k, v, block_mask=bm))
+    qg, kg, vg = (t.detach().requires_grad_() for t in (q, k, v))
+
+    def step():
+        flex(qg, kg, vg, block_mask=bm).backward(do)
+    return do_bench(step, grad_to_none=[qg, kg, vg], return_mode="median")
 
 
 def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
@@ -255,26 +279,12 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
             results.append({**base, "impl": impl, "error": str(e)[:300]})
     # FlexAttention.
     if flex is not None:
-        from torch.nn.attention.flex_attention import create_block_mask
-        n = case.window
-
-        def mask_mod(b, h, qi, ki):
-            return (qi >= ki) & (qi - ki < n)
-
         if left() < 0:
             results.append({**base, "impl": "flex", "error": "budget"})
         else:
             try:
                 t0 = time.time()
-                bm = create_block_mask(mask_mod, None, None, case.s, case.s, device="cuda")
-                if pass_ == "fwd":
-                    ms = time_fwd(lambda: flex(q, k, v, block_mask=bm))
-                else:
-                    qg, kg, vg = (t.detach().requires_grad_() for t in (q, k, v))
-
-                    def step():
-                        flex(qg, kg, vg, block_mask=bm).backward(do)
-                    ms = do_bench(step, grad_to_none=[qg, kg, vg], return_mode="median")
+                ms = flex_ms(do_bench, time_fwd, flex, case, pass_, q, k, v, do)
                 results.append({**base, "impl": "flex", "ms": ms,
                                 "setup_s": round(time.time() - t0, 1)})
             except Exception as e:

@@ -18,10 +18,18 @@ module.mlir, the rewritten module whose attention sites call them
 
   bench/make_artifacts.py --sdpa-opt build/bin/sdpa-opt --out .artifacts/kernels
   bench/make_artifacts.py ... --only bwd_f16_d64_win127_det,f16_d64_win127
+  bench/make_artifacts.py ... --sweep --out .artifacts/sweep
+
+--sweep compiles the configuration sweep of bench/sweep_configs.py instead
+(timed by bench/sweep.py). With ptxas found (--ptxas, else on PATH), every
+PTX written is assembled for sm_80 and an artifact with spills or a stack
+frame is removed and reported as refused.
 """
 
 import argparse
 import os
+import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -41,6 +49,7 @@ class Config:
     tile_q: Optional[int] = None  # None: the pipeline's default
     tile_kv: Optional[int] = None
     softcap: Optional[float] = None
+    warps: Optional[int] = None  # forward only; None: the pipeline's default
 
 
 F, B = "forward", "backward"
@@ -163,8 +172,25 @@ def pipeline(name, c, out):
         opts.append(f"tile-q={c.tile_q}")
     if c.tile_kv:
         opts.append(f"tile-kv={c.tile_kv}")
+    if c.warps:
+        opts.append(f"warps={c.warps}")
     kind = "forward" if c.direction == F else "backward"
     return f"--sdpa-{kind}-pipeline={' '.join(opts)}"
+
+
+def ptxas_problem(ptxas, ptx):
+    """'' when `ptx` assembles for sm_80 without spills or a stack frame,
+    else what ptxas said (the first offending line)."""
+    res = subprocess.run([ptxas, "-arch=sm_80", "-v", ptx, "-o", os.devnull],
+                         text=True, capture_output=True)
+    if res.returncode != 0:
+        return (res.stderr.strip().splitlines() or ["ptxas failed"])[0]
+    for line in res.stderr.splitlines():
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, "
+                      r"(\d+) bytes spill loads", line)
+        if m and any(int(x) for x in m.groups()):
+            return "ptxas: " + line.strip()
+    return ""
 
 
 def main():
@@ -175,14 +201,23 @@ def main():
     p.add_argument("--allow-refused", action="store_true",
                    help="exit 0 when the lowering refuses a configuration")
     p.add_argument("--list", action="store_true", help="print the table and exit")
+    p.add_argument("--sweep", action="store_true",
+                   help="the configuration sweep (bench/sweep_configs.py) instead")
+    p.add_argument("--ptxas", default=shutil.which("ptxas"),
+                   help="ptxas for the spill check (default: on PATH; none: no check)")
     args = p.parse_args()
-    names = args.only.split(",") if args.only else list(CONFIGS) + list(IMPORTED)
-    unknown = [n for n in names if n not in CONFIGS and n not in IMPORTED]
+    configs = CONFIGS
+    if args.sweep:
+        from sweep_configs import SWEEP
+        configs = {name: entry[2] for name, entry in SWEEP.items()}
+    names = args.only.split(",") if args.only else list(configs) + (
+        [] if args.sweep else list(IMPORTED))
+    unknown = [n for n in names if n not in configs and n not in IMPORTED]
     if unknown:
         sys.exit(f"unknown configuration(s): {', '.join(unknown)}")
     if args.list:
         for n in names:
-            print(n, CONFIGS.get(n) or IMPORTED[n])
+            print(n, configs.get(n) or IMPORTED[n])
         return 0
     os.makedirs(args.out, exist_ok=True)
     refused = []
@@ -195,7 +230,7 @@ def main():
                                   f"--sdpa-stablehlo-pipeline=lowering=artifact-dir={out}"],
                                  text=True, capture_output=True)
         else:
-            c = CONFIGS[name]
+            c = configs[name]
             res = subprocess.run([args.sdpa_opt, pipeline(name, c, args.out), "-o", os.devnull],
                                  input=source(name, c), text=True, capture_output=True)
         if res.returncode != 0:
@@ -203,6 +238,15 @@ def main():
             print(f"REFUSED {name}: {first}")
             refused.append(name)
             continue
+        if name not in IMPORTED and args.ptxas:
+            ptx = os.path.join(args.out, name + ".ptx")
+            problem = ptxas_problem(args.ptxas, ptx)
+            if problem:
+                print(f"REFUSED {name}: {problem}")
+                for ext in (".ptx", ".manifest"):
+                    os.remove(os.path.join(args.out, name + ext))
+                refused.append(name)
+                continue
         if name in IMPORTED:
             print(f"wrote {os.path.join(args.out, name)}/")
         else:

@@ -32,7 +32,12 @@
 # all-gather; writes check_cp.md; not in the default STEPS), sanitize
 # (compute-sanitizer memcheck + racecheck, bench/sanitize_small.py), bench
 # (benchmark.py, ours + anchors), anchors (benchmark.py, anchors only, for
-# when no kernel artifact exists yet).
+# when no kernel artifact exists yet), sweep (sweep.py: every tile shape,
+# warp count and dQ mode of bench/sweep_configs.py in $SWEEP_ARTIFACTS,
+# default .artifacts/sweep, made by `bench/make_artifacts.py --sweep --out
+# .artifacts/sweep`: each checked against float64 on a small case, then
+# timed next to the anchors; writes sweep.{md,json}; budget SWEEP_BUDGET
+# seconds, default 150; not in the default STEPS).
 # Environment: ARTIFACTS (default .artifacts/kernels), TEST_ARTIFACTS
 # (default .artifacts/runtime-test), BENCH_ARGS (extra benchmark.py args),
 # T_<STEP> (a step's timeout in seconds), DEADLINE (seconds for the whole
@@ -156,6 +161,12 @@ for s in $STEPS; do
     # The benchmark stops measuring at its budget and still writes its report.
     step bench 900 python3 bench/benchmark.py --artifacts "$ARTIFACTS" --out "$OUT" \
       --budget $((DEADLINE - SECONDS - 90)) ${BENCH_ARGS:-} ;;
+  sweep)
+    # The sweep stops measuring at its budget and still writes its report.
+    budget=$((DEADLINE - SECONDS - 40))
+    [ "$budget" -gt "${SWEEP_BUDGET:-150}" ] && budget=${SWEEP_BUDGET:-150}
+    step sweep $((budget + 30)) python3 bench/sweep.py \
+      --artifacts "${SWEEP_ARTIFACTS:-.artifacts/sweep}" --out "$OUT" --budget "$budget" ;;
   anchors)
     step anchors 600 python3 bench/benchmark.py --artifacts /nonexistent --out "$OUT" \
       --budget $((DEADLINE - SECONDS - 90)) ${BENCH_ARGS:-} ;;

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""The configuration sweep's two ends without a GPU (bench/sweep_configs.py):
+the table's default entries are byte for byte the benchmark's artifacts,
+make_artifacts.py --sweep drops an artifact ptxas reports spills for, every
+entry of the table compiles and (where ptxas exists) assembles without spills,
+and bench/sweep.py parses its arguments and writes its report when it has
+nothing to measure."""
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "bench")
+sys.path.insert(0, BENCH)
+
+from sweep_configs import DEFAULT, SWEEP  # noqa: E402
+
+SDPA_OPT = os.environ.get("SDPA_OPT", "sdpa-opt")
+# The benchmark's artifact (bench/make_artifacts.py CONFIGS) of each default.
+BENCHMARK_TWIN = {("gpt-oss", "fwd"): "bf16_d64_win127",
+                  ("heavy", "fwd"): "bf16_d128_win4096",
+                  ("gpt-oss", "bwd"): "bwd_bf16_d64_win127_nd",
+                  ("gpt-oss", "det"): "bwd_bf16_d64_win127_det",
+                  ("heavy", "bwd"): "bwd_bf16_d128_win4096_nd"}
+
+
+def make_artifacts(out, *args):
+    return subprocess.run([sys.executable, os.path.join(BENCH, "make_artifacts.py"),
+                           "--sdpa-opt", SDPA_OPT, "--out", out, *args],
+                          capture_output=True, text=True)
+
+
+def fake_ptxas(directory, report):
+    """A ptxas stand-in that prints `report` as ptxas -v does (on stderr)."""
+    path = os.path.join(directory, "ptxas")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\ncat >&2 <<'END'\n" + report + "\nEND\n")
+    os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+    return path
+
+
+class SweepTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_defaults_are_the_benchmark_artifacts(self):
+        for key, twin in BENCHMARK_TWIN.items():
+            name = DEFAULT[key]
+            a, b = os.path.join(self.tmp, "sweep"), os.path.join(self.tmp, "bench")
+            res = make_artifacts(a, "--sweep", "--only", name, "--ptxas", "")
+            self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+            res = make_artifacts(b, "--only", twin, "--ptxas", "")
+            self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+            with open(os.path.join(a, name + ".ptx")) as f, \
+                    open(os.path.join(b, twin + ".ptx")) as g:
+                self.assertEqual(f.read(), g.read(), f"{name} differs from {twin}")
+        # A different tile shape is different code (the comparison can fail).
+        other = "sweep_gptoss_fwd_q128k64w8"
+        res = make_artifacts(self.tmp, "--sweep", "--only", other, "--ptxas", "")
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        with open(os.path.join(self.tmp, other + ".ptx")) as f, \
+                open(os.path.join(self.tmp, "bench", "bf16_d64_win127.ptx")) as g:
+            self.assertNotEqual(f.read(), g.read())
+
+    def test_spills_are_refused(self):
+        name = DEFAULT[("gpt-oss", "fwd")]
+        spills = fake_ptxas(self.tmp, "ptxas info    : Function properties for sdpa_fwd\n"
+                            "    8 bytes stack frame, 8 bytes spill stores, "
+                            "4 bytes spill loads")
+        out = os.path.join(self.tmp, "out")
+        res = make_artifacts(out, "--sweep", "--only", name, "--ptxas", spills)
+        self.assertEqual(res.returncode, 1, res.stdout + res.stderr)
+        self.assertIn(f"REFUSED {name}: ptxas:", res.stdout)
+        self.assertIn("8 bytes spill stores", res.stdout)
+        self.assertFalse(os.path.exists(os.path.join(out, name + ".ptx")))
+        self.assertFalse(os.path.exists(os.path.join(out, name + ".manifest")))
+        clean = fake_ptxas(self.tmp, "    0 bytes stack frame, 0 bytes spill stores, "
+                           "0 bytes spill loads")
+        res = make_artifacts(out, "--sweep", "--only", name, "--ptxas", clean)
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        self.assertTrue(os.path.exists(os.path.join(out, name + ".manifest")))
+
+    def test_every_entry_compiles_without_spills(self):
+        ptxas = shutil.which("ptxas")
+        res = make_artifacts(self.tmp, "--sweep", "--ptxas", ptxas or "")
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        written = sorted(f[:-len(".manifest")] for f in os.listdir(self.tmp)
+                         if f.endswith(".manifest"))
+        self.assertEqual(written, sorted(SWEEP))
+        if not ptxas:
+            self.skipTest("no ptxas: compiled, spills not checked")
+
+    def test_sweep_script_without_artifacts(self):
+        script = os.path.join(BENCH, "sweep.py")
+        res = subprocess.run([sys.executable, script, "--help"], capture_output=True,
+                             text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("--budget", res.stdout)
+        out = os.path.join(self.tmp, "out")
+        res = subprocess.run([sys.executable, script, "--artifacts",
+                              os.path.join(self.tmp, "none"), "--anchors", "", "--out", out,
+                              "--budget", "0"], capture_output=True, text=True)
+        self.assertEqual(res.returncode, 1, res.stdout + res.stderr)  # nothing measured
+        with open(os.path.join(out, "sweep.md")) as f:
+            report = f.read()
+        for name in SWEEP:
+            self.assertIn(f"| {name} | ", report)
+        self.assertEqual(report.count("| not found |"), len(SWEEP))
+
+
+if __name__ == "__main__":
+    unittest.main()
