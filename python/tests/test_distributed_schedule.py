@@ -42,12 +42,21 @@ def function(i, band, sq, skv, backward):
             f"  return %dq : {q}\n}}\n")
 
 
+def tool_environment():
+    """This process's environment without LD_PRELOAD: scripts/sanitize.sh
+    preloads the ASan runtime into the interpreter (which loads the
+    instrumented runtime library), and an instrumented sdpa-opt that inherits
+    it would hold two ASan runtimes."""
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
 def printed_ranges(cases, tile_q, tile_kv, backward):
     """Per case, the printed [begin, end) of each tile, in tile order."""
     text = "".join(function(i, *c, backward) for i, c in enumerate(cases))
     res = subprocess.run([os.environ.get("SDPA_OPT", "sdpa-opt"),
                           f"-sdpa-print-schedule=tile-q={tile_q} tile-kv={tile_kv}",
-                          "-o", os.devnull], input=text, text=True, capture_output=True)
+                          "-o", os.devnull], input=text, text=True, capture_output=True,
+                         env=tool_environment())
     if res.returncode != 0:
         raise AssertionError(res.stderr)
     kind = "bwd" if backward else "fwd"
