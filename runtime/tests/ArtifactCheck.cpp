@@ -116,7 +116,8 @@ void fillCommon(Args &args, const Problem &p, int32_t layout, int32_t dtype,
 /// Runs the checks of `art` over every problem and layout; returns the
 /// first refusal, empty if none.
 std::string check(SdpaArtifact *art) {
-  int64_t headDim = 0, dtype = 0, varlen = 0, backward = 0;
+  int64_t headDim = 0, dtype = 0, varlen = 0, backward = 0, sinks = 0;
+  sdpaArtifactQuery(art, "sinks", &sinks);
   sdpaArtifactQuery(art, "head_dim", &headDim);
   sdpaArtifactQuery(art, "dtype", &dtype);
   sdpaArtifactQuery(art, "varlen", &varlen);
@@ -134,6 +135,8 @@ std::string check(SdpaArtifact *art) {
       if (!backward) {
         SdpaForwardArgs args{};
         fillCommon(args, p, layout, int32_t(dtype), headDim, at, offsets);
+        if (sinks)
+          args.sinks = tensor(at, SDPA_DTYPE_F32, {p.headsQ});
         if (sdpaForwardCheck(art, &args) != SDPA_SUCCESS)
           return sdpaGetLastError() + where;
         continue;
@@ -148,6 +151,10 @@ std::string check(SdpaArtifact *art) {
       args.dk.data = at.next();
       args.dv = args.v;
       args.dv.data = at.next();
+      if (sinks) {
+        args.sinks = tensor(at, SDPA_DTYPE_F32, {p.headsQ});
+        args.grad_sinks = tensor(at, SDPA_DTYPE_F32, {p.headsQ});
+      }
       SdpaWorkspaceSizes sizes{};
       if (sdpaBackwardWorkspace(art, &args, &sizes) != SDPA_SUCCESS)
         return sdpaGetLastError() + where;
@@ -155,6 +162,9 @@ std::string check(SdpaArtifact *art) {
       args.delta = tensor(at, SDPA_DTYPE_F32, {sizes.delta_elements});
       args.relay_counters =
           tensor(at, SDPA_DTYPE_I32, {sizes.relay_counter_elements});
+      if (sinks)
+        args.dsink_partials =
+            tensor(at, SDPA_DTYPE_F32, {sizes.dsink_partial_elements});
       if (sdpaBackwardCheck(art, &args) != SDPA_SUCCESS)
         return sdpaGetLastError() + where;
     }

@@ -45,14 +45,3 @@ func.func @thd_tile_q(%q: tensor<1000x8x64xf16>, %cu: tensor<4xi32>) -> tensor<1
       -> tensor<1000x8x64xf16>, tensor<8x1000xf32>
   return %o : tensor<1000x8x64xf16>
 }
-
-// -----
-
-/// Not lowered yet: dropping the sinks would give a wrong softmax.
-func.func @sinks(%q: tensor<1x2x128x64xf16>, %sink: tensor<2xf32>) -> tensor<1x2x128x64xf16> {
-  // expected-error @+1 {{expected no sinks: the gpu lowering does not implement attention sinks yet}}
-  %o, %lse = sdpa.attention %q, %q, %q sinks(%sink : tensor<2xf32>) {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
-      : tensor<1x2x128x64xf16>, tensor<1x2x128x64xf16>, tensor<1x2x128x64xf16>
-      -> tensor<1x2x128x64xf16>, tensor<1x2x128xf32>
-  return %o : tensor<1x2x128x64xf16>
-}

@@ -49,6 +49,11 @@ public:
   /// THD cumulative offsets (`cu_seqlens_q`, `cu_seqlens_kv`). Returns the
   /// buffer.
   Value addOffsets(StringRef name, Value tensor);
+  /// A contiguous [Hq] f32 operand (`sinks`): its buffer and flat pointer.
+  Value addPerHeadInput(StringRef name, Value tensor);
+  /// A fresh [Hq] device buffer of `type` (`grad_sinks`), sized like the
+  /// per-head buffer `like`, recorded by its pointer. Returns the buffer.
+  Value addPerHeadOutput(StringRef name, RankedTensorType type, Value like);
   /// The sizes, from the buffers of q and k (THD: the token counts bound the
   /// maximum segment lengths; the batch is the number of offsets minus 1),
   /// and the grid terms of the schedule's tiles.

@@ -154,6 +154,27 @@ Value HostProgramBuilder::addOffsets(StringRef name, Value tensor) {
   return buffer;
 }
 
+Value HostProgramBuilder::addPerHeadInput(StringRef name, Value tensor) {
+  Value buffer = toBuffer(tensor);
+  addPointer(name, buffer);
+  return buffer;
+}
+
+Value HostProgramBuilder::addPerHeadOutput(StringRef name,
+                                           RankedTensorType type, Value like) {
+  SmallVector<Value> dynamicSizes;
+  if (type.isDynamicDim(0))
+    dynamicSizes.push_back(dim(like, 0));
+  auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+  Value buffer = gpu::AllocOp::create(b, loc, bufferType, /*asyncToken=*/Type(),
+                                      /*asyncDependencies=*/ValueRange(),
+                                      dynamicSizes,
+                                      /*symbolOperands=*/ValueRange())
+                     .getMemref();
+  addPointer(name, buffer);
+  return buffer;
+}
+
 void HostProgramBuilder::addSizes(Value query, Value key, Value queryOffsets) {
   LayoutDims dims = getLayoutDims(layout);
   // THD: the kernels read each sequence's lengths from the offsets; seq_q

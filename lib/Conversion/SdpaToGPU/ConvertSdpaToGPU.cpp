@@ -65,6 +65,8 @@ static void replaceByHostProgram(AttentionOp op, gpu::GPUModuleOp module,
     host.addOffsets("cu_seqlens_kv", op.getSeqlens()[1]);
   }
   host.addSizes(query, key, queryOffsets);
+  if (spec.sinks)
+    host.addPerHeadInput("sinks", op.getSinks());
   host.launchKernels(module, manifest);
   Value outputTensor = host.toTensor(output, outputType);
   Value lseTensor = host.toTensor(lse, lseType);

@@ -5,6 +5,12 @@
 // store) together with LSE = (m + log2 l) * ln 2. A row that saw no key has
 // l = 0 and stores O = 0, LSE = -inf. Rows past Sq store nothing.
 //
+// Sinks (docs/Semantics.md §7): the sink is a column without a value row.
+// The running max started at s' = sink * log2(e), so m >= s' and the sink's
+// share of the quad-reduced sum is exp2(s' - m) <= 1, added once per row:
+// l = sum_k P[k] + exp2(s' - m), O = acc / l, LSE = (m + log2 l) * ln 2. A
+// row without a visible key then has m = s', l = 1: O = 0, LSE = sink.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ForwardKernel.h"
@@ -38,6 +44,15 @@ void ForwardKernelBuilder::emitEpilogue(SoftmaxState &state) {
     for (int64_t half = 0; half < 2; ++half) {
       int64_t r = mt * 2 + half;
       Value sum = quadAllReduce(state.rowSum[r], /*isMax=*/false);
+      if (spec.sinks) {
+        // A sink of -inf (and no key) leaves m = -inf: no share, not NaN.
+        Value noMax = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
+                                            state.rowMax[r], negInf);
+        Value share = math::Exp2Op::create(
+            b, arith::SubFOp::create(b, sinkLog2, state.rowMax[r]));
+        sum = arith::AddFOp::create(
+            b, sum, arith::SelectOp::create(b, noMax, zero, share));
+      }
       Value empty =
           arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, sum, zero);
       Value inv = arith::SelectOp::create(

@@ -86,6 +86,11 @@ void ForwardKernelBuilder::emitSetup(gpu::GPUFuncOp func) {
   // GQA: query head h reads key/value head h / (Hq / Hkv).
   Value group = arith::DivUIOp::create(b, headsQ, headsKv);
   Value headKv = arith::DivUIOp::create(b, head, group);
+  // The sink of this query head, in the exp2 domain of the scores.
+  if (spec.sinks)
+    sinkLog2 = arith::MulFOp::create(
+        b, memref::LoadOp::create(b, arg["sinks"], ValueRange{head}),
+        f32(sm80::kLog2e));
   // Dense: batch b's slice starts at b * stride_b. Packed: sequence i's
   // slice starts at its first token, off[i] * stride_s (stride_b is 0).
   // The head term is emitted first, as the dense kernel always had it.
@@ -162,7 +167,9 @@ SoftmaxState ForwardKernelBuilder::initialState() {
   int64_t rows = spec.rowTilesPerWarp() * 2;
   Value negInf = f32(-std::numeric_limits<double>::infinity());
   Value zero = f32(0.0);
-  state.rowMax.assign(rows, negInf);
+  // Sinks: the running max starts at the sink's logit, the sink column's
+  // share of the sum is added once in the epilogue (Epilogue.cpp).
+  state.rowMax.assign(rows, spec.sinks ? sinkLog2 : negInf);
   state.rowSum.assign(rows, zero);
   auto accType = VectorType::get({2, 2}, b.getF32Type());
   Value accZero = arith::ConstantOp::create(

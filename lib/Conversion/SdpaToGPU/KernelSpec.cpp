@@ -16,10 +16,6 @@ using namespace mlir::sdpa;
 FailureOr<ForwardKernelSpec>
 mlir::sdpa::getForwardKernelSpec(AttentionOp op,
                                  const ForwardKernelOptions &options) {
-  // Never lowered without them: a dropped sink is a wrong result.
-  if (op.getSinks())
-    return op.emitOpError("expected no sinks: the gpu lowering does not "
-                          "implement attention sinks yet");
   bool packed = op.getLayout() == Layout::thd;
   // The runtime has lengths per sequence only as thd offsets; a dense layout
   // with per-batch valid lengths would need parameters it does not have.
@@ -78,6 +74,7 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   if (FloatAttr softcap = op.getSoftcapAttr())
     if (!std::isinf(softcap.getValueAsDouble()))
       spec.softcap = softcap.getValueAsDouble();
+  spec.sinks = bool(op.getSinks());
   spec.schedule = getKernelSchedule(op, spec.tiles);
   return spec;
 }

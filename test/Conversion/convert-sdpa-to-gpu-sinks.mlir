@@ -1,0 +1,61 @@
+// RUN: %sdpa_opt %s --convert-sdpa-to-gpu="host-program=false" | FileCheck %s
+// RUN: %sdpa_opt %s --convert-sdpa-to-gpu | FileCheck %s --check-prefix=HOST
+
+/// Attention sinks (docs/Semantics.md §7) in the forward kernel: the
+/// manifest records them (`sinks 1`, the kernel's `sinks` pointer after lse);
+/// the kernel loads sinks[h] (h = blockIdx.y), starts every row's running max
+/// at sinks[h] * log2(e) and adds the sink column's share exp2(s' - m) to the
+/// quad-reduced sum before O = acc / l and LSE = (m + log2 l) ln 2. GQA (8
+/// query heads over 2) and THD take the same path.
+// CHECK: sdpa_fwd_0 = "sdpa-artifact 1\0Adirection forward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Asinks 1\0Akernel sdpa_fwd_0 forward\0A{{.*}}param lse ptr\0Aparam sinks ptr\0Aparam seq_q i32
+// CHECK-SAME: sdpa_fwd_1 = "sdpa-artifact 1\0Adirection forward\0Adtype bf16\0Ahead_dim 128\0Atile_q 64\0Atile_kv 64\0Aband inf inf bottom_right\0Ascale 0.088388347648318433\0Avarlen 1\0Asinks 1\0Akernel sdpa_fwd_1 forward\0A{{.*}}param lse ptr\0Aparam sinks ptr\0Aparam cu_seqlens_q ptr\0Aparam cu_seqlens_kv ptr\0Aparam seq_q i32
+
+// CHECK-LABEL: func.func @gqa
+func.func @gqa(%q: tensor<1x8x?x64xf16>, %k: tensor<1x2x?x64xf16>, %s: tensor<8xf32>) -> tensor<1x8x?x64xf16> {
+  %o, %lse = sdpa.attention %q, %k, %k sinks(%s : tensor<8xf32>) {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+      : tensor<1x8x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>
+      -> tensor<1x8x?x64xf16>, tensor<1x8x?xf32>
+  return %o : tensor<1x8x?x64xf16>
+}
+
+// CHECK-LABEL: func.func @thd
+func.func @thd(%q: tensor<?x4x128xbf16>, %k: tensor<?x4x128xbf16>, %cu: tensor<3xi32>, %s: tensor<4xf32>) -> tensor<?x4x128xbf16> {
+  %o, %lse = sdpa.attention %q, %k, %k seqlens(%cu, %cu : tensor<3xi32>, tensor<3xi32>) sinks(%s : tensor<4xf32>)
+      {layout = #sdpa.layout<thd>, mask = #sdpa.band<left = inf, right = inf, align = bottom_right>}
+      : tensor<?x4x128xbf16>, tensor<?x4x128xbf16>, tensor<?x4x128xbf16>
+      -> tensor<?x4x128xbf16>, tensor<4x?xf32>
+  return %o : tensor<?x4x128xbf16>
+}
+
+// CHECK: gpu.func @sdpa_fwd_0(%{{.+}}: memref<{{[0-9]+}}xf16>, %{{.+}}: memref<{{[0-9]+}}xf16>, %{{.+}}: memref<{{[0-9]+}}xf16>, %{{.+}}: memref<{{[0-9]+}}xf16>, %{{.+}}: memref<{{[0-9]+}}xf32>, %[[SINKS:.+]]: memref<{{[0-9]+}}xf32>, %{{.+}}: i32,
+// CHECK-DAG: %[[HEAD:.+]] = gpu.block_id y
+// CHECK-DAG: %[[LOG2E:.+]] = arith.constant 1.44269502 : f32
+// CHECK: %[[SINK:.+]] = memref.load %[[SINKS]][%[[HEAD]]]
+// CHECK: %[[SINK2:.+]] = arith.mulf %[[SINK]], %[[LOG2E]] : f32
+// CHECK: scf.for {{.+}} iter_args(%{{.+}} = %[[SINK2]], %{{.+}} = %[[SINK2]], %{{.+}} = %[[ZERO:[^,]+]], %{{.+}} = %[[ZERO]],
+// CHECK: } {sdpa.masked}
+// CHECK: } {sdpa.interior}
+// CHECK: %[[LOOP:.+]]:12 = scf.for
+// CHECK: } {sdpa.masked}
+// CHECK: gpu.shuffle {{ *}}xor %[[LOOP]]#2,
+// CHECK: gpu.shuffle {{ *}}xor
+// CHECK-NEXT: %[[PARTIAL:.+]] = arith.addf %{{.+}}, %{{.+}} : f32
+// CHECK: %[[NOMAX:.+]] = arith.cmpf oeq, %[[LOOP]]#0, %[[NEGINF:.+]] : f32
+// CHECK: %[[GAP:.+]] = arith.subf %[[SINK2]], %[[LOOP]]#0 : f32
+// CHECK: %[[SHARE:.+]] = math.exp2 %[[GAP]] : f32
+// CHECK: %[[KEPT:.+]] = arith.select %[[NOMAX]], %{{.+}}, %[[SHARE]] : f32
+// CHECK: %[[SUM:.+]] = arith.addf %[[PARTIAL]], %[[KEPT]] : f32
+// CHECK: arith.divf %{{.+}}, %[[SUM]] : f32
+// CHECK: math.log2 %[[SUM]] : f32
+// CHECK: gpu.return
+
+// CHECK: gpu.func @sdpa_fwd_1(
+// CHECK: memref.load %{{.+}}[%{{.+}}] : memref<{{[0-9]+}}xf32>
+// CHECK: math.exp2
+// CHECK: gpu.return
+
+/// The host program passes the sinks' buffer as the kernel's sinks operand.
+// HOST-LABEL: func.func @gqa
+// HOST: %[[SBUF:.+]] = bufferization.to_buffer %arg2
+// HOST: %[[SFLAT:.+]] = memref.reinterpret_cast %[[SBUF]]
+// HOST: gpu.launch_func @sdpa_fwd_0::@sdpa_fwd_0 {{.+}} args(%{{[^ ]+}} : memref<{{[0-9]+}}xf16>, %{{[^ ]+}} : memref<{{[0-9]+}}xf16>, %{{[^ ]+}} : memref<{{[0-9]+}}xf16>, %{{[^ ]+}} : memref<{{[0-9]+}}xf16>, %{{[^ ]+}} : memref<{{[0-9]+}}xf32>, %[[SFLAT]] : memref<{{[0-9]+}}xf32>,
