@@ -23,8 +23,9 @@ rewritten module whose attention sites call `sdpa_forward` /
     signature for a cuDNN one (gpt-oss-like); a gradient that is zero in
     float64 (Flax's key bias) is measured against the largest gradient's
     scale; the report lists every gradient;
-  * negative control: the rewritten module with one call's band changed
-    must be refused by the handler with an error naming the band;
+  * negative controls: the rewritten module with one call's band changed
+    must be refused by the handler with an error naming the band, and with
+    a capped call's softcap halved (Gemma 2) naming the softcap;
   * times a training step both ways (median of --repeats after warm-up).
 
 Writes jax-models.md to --out; exits 1 on any failure.
@@ -256,6 +257,20 @@ def check_model(name, args, runner, cpu, rng, lines, details):
         except Exception as e:
             refused = "band:" in str(e)
             control = "refused (band)" if refused else f"FAIL ({str(e)[:80]})"
+            failures += not refused
+
+    # A capped call (Gemma 2) with another cap must be refused too.
+    capped = re.sub(r"softcap = ([0-9.e+-]+) : f32",
+                    lambda m: f"softcap = {float(m.group(1)) * 0.5:e} : f32"
+                    if float(m.group(1)) else m.group(0), rewritten, count=1)
+    if capped != rewritten:
+        try:
+            runner.run(runner.compile(capped), dev)
+            control += ", FAIL (softcap ran)"
+            failures += 1
+        except Exception as e:
+            refused = "softcap:" in str(e)
+            control += ", refused (softcap)" if refused else f", FAIL ({str(e)[:80]})"
             failures += not refused
 
     t_theirs = median_ms(runner, theirs_exe, dev, args.repeats)

@@ -5,7 +5,8 @@ Evaluates @main of a module in the pretty form the fixtures use
 (test/Import/Inputs/models/) and of the module sdpa-stablehlo-pipeline
 rewrites (attention sites as `sdpa_forward` / `sdpa_backward` FFI calls,
 docs/Export.md): the FFI calls get a float64 reference of
-docs/Semantics.md §1-2 (band, scale, GQA, LSE, dQ/dK/dV), so comparing the
+docs/Semantics.md §1-2 and §7 (band, scale, GQA, LSE, dQ/dK/dV, the
+softcap; the call's backend_config carries softcap = 0 for none), so comparing the
 two modules on the same inputs says whether the rewrite states the same
 function as the original, without a GPU.
 
@@ -161,8 +162,19 @@ def reduce_kv(x, hkv):
     return x.reshape(b, hkv, hq // hkv, s, d).sum(axis=2)
 
 
-def probabilities(q, k, cfg):
+def capped_scores(q, k, cfg):
+    """scale Q K^T, and with softcap c > 0 (0: none) c tanh(s / c), docs/Semantics.md §7;
+    also returns t = tanh(s / c) (None without a cap) for the backward's 1 - t^2."""
     s = np.einsum("bhqd,bhkd->bhqk", q, k) * cfg["scale"]
+    c = cfg.get("softcap", 0.0)
+    if not c:
+        return s, None
+    t = np.tanh(s / c)
+    return c * t, t
+
+
+def probabilities(q, k, cfg):
+    s, _ = capped_scores(q, k, cfg)
     visible = band_mask(q.shape[2], k.shape[2], cfg["left"], cfg["right"], cfg["bottom_right"])
     s = np.where(visible, s, -np.inf)
     m = s.max(axis=-1, keepdims=True)
@@ -191,6 +203,9 @@ def sdpa_backward(cfg, q, k, v, o, do, lse):
     dp = np.einsum("bhqd,bhkd->bhqk", do, expand_kv(v, hq))
     delta = (do * o).sum(axis=-1)
     ds = p * (dp - delta[..., None])
+    _, t = capped_scores(q, expand_kv(k, hq), cfg)
+    if t is not None:
+        ds = ds * (1 - t * t)
     dq = np.einsum("bhqk,bhkd->bhqd", ds, expand_kv(k, hq)) * cfg["scale"]
     dk = np.einsum("bhqk,bhqd->bhkd", ds, q) * cfg["scale"]
     return [to_bhsd(dq, layout), to_bhsd(reduce_kv(dk, hkv), layout),

@@ -133,6 +133,11 @@ IMPORTED = {
 }
 
 
+# Lowering options of an IMPORTED model whose sites need other tiles than the
+# pipeline's defaults (Gemma 2's d 256 forward fits shared memory at tile-kv 32).
+IMPORTED_LOWERING = {"gemma2_like_softcap_xla_vg": "tile-kv=32"}
+
+
 def edge(value):
     return "inf" if value is None else str(value)
 
@@ -227,7 +232,9 @@ def main():
             os.makedirs(out, exist_ok=True)
             res = subprocess.run([args.sdpa_opt, IMPORTED[name], "-o",
                                   os.path.join(out, "module.mlir"),
-                                  f"--sdpa-stablehlo-pipeline=lowering=artifact-dir={out}"],
+                                  "--sdpa-stablehlo-pipeline=lowering={"
+                                  + " ".join(filter(None, [IMPORTED_LOWERING.get(name),
+                                                           f"artifact-dir={out}"])) + "}"],
                                  text=True, capture_output=True)
         else:
             c = configs[name]

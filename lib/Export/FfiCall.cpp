@@ -13,6 +13,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::sdpa;
 
@@ -49,8 +51,8 @@ std::string mlir::sdpa::whyNotExportable(AttentionOpInterface op) {
            "sequence lengths)";
   if (op.hasPerSequenceLengths())
     return "per-batch lengths (seqlens) are not exported";
-  if (op.hasScoreModifiers())
-    return "sinks and softcap are not exported";
+  if (op.getSinks())
+    return "sinks are not exported";
   for (Type type : op->getOperandTypes())
     if (!cast<ShapedType>(type).hasStaticShape()) {
       std::string text;
@@ -77,6 +79,15 @@ static ArrayAttr rowMajorLayouts(Builder &b, TypeRange types) {
   return b.getArrayAttr(layouts);
 }
 
+/// The cap the kernels apply, as the manifest's softcap key and the runtime
+/// (sdpaArtifactSoftcap) state it: 0 for none (no attribute, or +inf).
+static float kernelSoftcap(AttentionOpInterface op) {
+  FloatAttr cap = op.getSoftcapAttr();
+  if (!cap || std::isinf(cap.getValueAsDouble()))
+    return 0.0f;
+  return static_cast<float>(cap.getValueAsDouble());
+}
+
 /// The backend_config every call carries; `deterministic` only for the
 /// backward.
 static DictionaryAttr backendConfig(Builder &b, AttentionOpInterface op,
@@ -91,7 +102,8 @@ static DictionaryAttr backendConfig(Builder &b, AttentionOpInterface op,
       b.getNamedAttr("right", b.getI64IntegerAttr(band.right.value_or(-1))),
       b.getNamedAttr("bottom_right",
                      b.getBoolAttr(band.align == Alignment::BottomRight)),
-      b.getNamedAttr("scale", b.getF32FloatAttr(op.getScaleOrDefault()))};
+      b.getNamedAttr("scale", b.getF32FloatAttr(op.getScaleOrDefault())),
+      b.getNamedAttr("softcap", b.getF32FloatAttr(kernelSoftcap(op)))};
   if (deterministic)
     entries.push_back(
         b.getNamedAttr("deterministic", b.getBoolAttr(*deterministic)));

@@ -39,7 +39,8 @@ enum class Kind {
   Unknown,
   Splat,   ///< a float splat constant
   Scores,  ///< Q K^T
-  Scaled,  ///< scale * Q K^T
+  Scaled,  ///< scale * Q K^T (or its softcap c * tanh(scale * Q K^T / c))
+  Tanh,    ///< tanh(scale * Q K^T / c), the softcap before its factor c
   Masked,  ///< select(mask, scaled scores, fill)
   RowMax,  ///< max over keys of the logits
   Shifted, ///< logits - row max
@@ -62,10 +63,14 @@ struct Info {
   std::optional<Site> mask;
   Labels maskLabels;
   double fill = 0;
+  /// The logit softcap c of `c * tanh(S / c)`, and the tanh (the
+  /// backward's `1 - tanh^2` reads it).
+  std::optional<double> softcap;
+  std::optional<Site> tanh;
   /// The Exp of the softmax: identifies the attention.
   std::optional<Site> exp;
-  /// A score modifier the dialect does not have (sinks, softcap): the
-  /// chain is matched so the remark can name it, and declined.
+  /// Why the chain is no sdpa op (sinks, a softcap written otherwise): it
+  /// is matched so the remark can say so, and declined.
   std::string unsupported;
 };
 
@@ -79,6 +84,9 @@ struct Node {
   std::optional<Site> origin;
   /// For RowMax / Shifted / Exp: the logits' origin; for RowSum: the Exp's.
   std::optional<Site> of;
+  /// Scores divided by a constant (the softcap's S / c): c, and the scale
+  /// before the division. For Tanh: the same c and scale.
+  std::optional<std::pair<double, double>> divided;
 };
 
 ArrayRef<int64_t> shapeOf(Value value);

@@ -168,21 +168,58 @@ Node Matcher::analyzeOp(const Site &site) {
     Node rhs = analyze(site.operand(1));
     if (lhs.kind == Kind::Splat)
       std::swap(lhs, rhs);
-    if (rhs.kind != Kind::Splat || !isScoreKind(lhs.kind))
+    if (rhs.kind != Kind::Splat)
       return {};
+    // c * tanh(S / c): the softcap c, with S's scale. Any other factor is
+    // another function (c' * tanh(S / c) would be a cap c' with the scale
+    // rescaled: declined rather than read as a cap the source never wrote).
+    if (lhs.kind == Kind::Tanh) {
+      auto [divisor, scale] = *lhs.divided;
+      if (rhs.splat != divisor)
+        return withUnsupported(
+            Node{Kind::Scaled, lhs.labels, 0, lhs.info, site, std::nullopt},
+            "c * tanh(S / d) with c = " + std::to_string(rhs.splat) +
+                " and d = " + std::to_string(divisor) +
+                " is no logit softcap (c and d differ)");
+      if (!std::isfinite(divisor) ||
+          static_cast<double>(static_cast<float>(divisor)) != divisor)
+        return withUnsupported(
+            Node{Kind::Scaled, lhs.labels, 0, lhs.info, site, std::nullopt},
+            "the softcap " + std::to_string(divisor) +
+                " is not a finite f32, as sdpa.attention's softcap is");
+      auto info = std::make_shared<Info>(*lhs.info);
+      info->scale = scale;
+      info->softcap = divisor;
+      info->tanh = lhs.origin;
+      return Node{Kind::Scaled, lhs.labels, 0, info, site, std::nullopt};
+    }
+    if (!isScoreKind(lhs.kind))
+      return {};
+    if (lhs.info->softcap)
+      return withUnsupported(
+          Node{Kind::Scaled, lhs.labels, 0, lhs.info, site, std::nullopt},
+          "the softcapped scores are scaled again");
     auto info = std::make_shared<Info>(*lhs.info);
     info->scale *= rhs.splat;
     return Node{Kind::Scaled, lhs.labels, 0, info, site, std::nullopt};
   }
-  // The logit softcap c * tanh(S / c) (Gemma 2): matched so the decline
-  // can name it; the dialect has no softcap yet.
-  if (name == "stablehlo.tanh") {
+  // The logit softcap c * tanh(S / c) (Gemma 2): tanh of the scores just
+  // divided by a constant; its factor c follows (the multiply above).
+  if (isa<shlo::TanhOp>(op)) {
     Node in = analyze(site.operand(0));
     if (!isScoreKind(in.kind))
       return {};
-    Node capped = withUnsupported(in, "logit softcap");
-    capped.kind = Kind::Scaled;
+    Node capped = in;
     capped.origin = site;
+    // Declined chains go on as scores, so the remark names why.
+    capped.kind = Kind::Scaled;
+    if (in.info->softcap)
+      return withUnsupported(capped, "the softcapped scores are capped again");
+    if (!in.divided)
+      return withUnsupported(capped, "a tanh of scores not divided by a "
+                                     "constant is no logit softcap "
+                                     "c * tanh(S / c)");
+    capped.kind = Kind::Tanh;
     return capped;
   }
   // Attention sinks (gpt-oss) written out: a sink logit per head joins the
@@ -191,7 +228,8 @@ Node Matcher::analyzeOp(const Site &site) {
     Node logits = analyze(site.operand(0));
     if (!isScoreKind(logits.kind) && logits.kind != Kind::Masked)
       return {};
-    Node sunk = withUnsupported(logits, "attention sinks");
+    Node sunk = withUnsupported(
+        logits, "attention sinks are not supported by sdpa.attention yet");
     sunk.origin = site;
     return sunk;
   }
@@ -279,9 +317,15 @@ Node Matcher::analyzeOp(const Site &site) {
     // Scores divided by a constant: the scale after the product (and the
     // softcap's S / c).
     if (isScoreKind(lhs.kind) && rhs.kind == Kind::Splat && rhs.splat != 0) {
+      Node scaled{Kind::Scaled, lhs.labels, 0, lhs.info, site, std::nullopt};
+      if (lhs.info->softcap)
+        return withUnsupported(scaled, "the softcapped scores are scaled "
+                                       "again");
       auto info = std::make_shared<Info>(*lhs.info);
       info->scale /= rhs.splat;
-      return Node{Kind::Scaled, lhs.labels, 0, info, site, std::nullopt};
+      scaled.info = info;
+      scaled.divided = std::make_pair(rhs.splat, lhs.info->scale);
+      return scaled;
     }
     if (lhs.kind != Kind::Exp || rhs.kind != Kind::RowSum || !rhs.of ||
         !(*lhs.origin == *rhs.of) || !compatible(lhs.labels, rhs.labels, shape))
@@ -289,6 +333,20 @@ Node Matcher::analyzeOp(const Site &site) {
     auto info = std::make_shared<Info>(*lhs.info);
     info->exp = lhs.origin;
     return Node{Kind::Probs, lhs.labels, 0, info, site, std::nullopt};
+  }
+  // Another elementwise function of the scores (a softcap with another
+  // function than tanh, say): no score modifier of the dialect.
+  if (op->hasTrait<OpTrait::Elementwise>() && op->getNumOperands() == 1) {
+    Node in = analyze(site.operand(0));
+    if (!isScoreKind(in.kind) && in.kind != Kind::Tanh)
+      return {};
+    Node modified = in;
+    modified.kind = Kind::Scaled;
+    modified.origin = site;
+    modified.divided.reset();
+    return withUnsupported(modified, "the scores go through " + name.str() +
+                                         ", which sdpa.attention has no "
+                                         "modifier for");
   }
   return {};
 }
@@ -598,7 +656,8 @@ Value current(const DenseMap<Value, Value> &replaced, Value value) {
 } // namespace
 
 void import::importDecomposedAttention(RewriterBase &rewriter,
-                                       func::FuncOp func) {
+                                       func::FuncOp func,
+                                       const LoweringCheck *check) {
   // Analyze everything first: the matcher's memo holds values that the
   // rewrites erase.
   Matcher matcher;
@@ -647,9 +706,7 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
       anchor->emitRemark("decomposed attention not imported: ") << why;
     };
     if (!info.unsupported.empty()) {
-      decline(info.unsupported + " " +
-              (info.unsupported == "attention sinks" ? "are" : "is") +
-              " not supported by sdpa.attention yet");
+      decline(info.unsupported);
       continue;
     }
     if (group.ambiguous) {
@@ -761,7 +818,8 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
                          "are not defined before its results are used");
       continue;
     }
-    AttentionSpec spec{plan.band, info.scale, info.layout, false};
+    AttentionSpec spec{plan.band, info.scale, info.layout, false,
+                       info.softcap};
     rewriter.setInsertionPoint(before);
     AttentionOp attention = createAttention(rewriter, before->getLoc(), query,
                                             key, value, ValueRange(), spec);
@@ -770,8 +828,17 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
       anchor->emitRemark("decomposed attention not imported: ") << *problem;
       continue;
     }
+    if (std::optional<std::string> problem =
+            check ? lowersQuietly(attention, *check) : std::nullopt) {
+      rewriter.eraseOp(attention);
+      anchor->emitRemark("decomposed attention not imported: the gpu "
+                         "lowering refuses it: ")
+          << *problem;
+      continue;
+    }
     AttentionGradOp grad;
-    if (plan.backward) {
+    bool hasBackward = plan.backward.has_value();
+    if (hasBackward) {
       rewriter.setInsertionPoint(gradBefore);
       grad = createAttentionGrad(rewriter, gradBefore->getLoc(), query, key,
                                  value, attention.getOutput(), gradOutput,
@@ -782,12 +849,29 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
         anchor->emitRemark("decomposed attention not imported: ") << *problem;
         continue;
       }
+      // A backward the lowering refuses stays StableHLO; its forward is
+      // imported still (the graph's backward reads its own softmax).
+      if (std::optional<std::string> problem =
+              check ? lowersQuietly(grad, *check) : std::nullopt) {
+        rewriter.eraseOp(grad);
+        grad = {};
+        hasBackward = false;
+        plan.group.dv->emitRemark("decomposed attention backward not "
+                                  "imported: the gpu lowering refuses it: ")
+            << *problem;
+        if (!plan.output) {
+          rewriter.eraseOp(attention);
+          continue;
+        }
+      }
     }
     InFlightDiagnostic remark =
         attention.emitRemark("imported decomposed attention: ");
     remark << describe(plan.band) << ", scale " << info.scale << ", layout "
            << stringifyLayout(info.layout) << ", " << info.groups
            << " query head(s) per kv head; ";
+    if (info.softcap)
+      remark << "softcap " << *info.softcap << "; ";
     if (info.mask)
       remark << "mask verified on " << plan.cells << " cells";
     else
@@ -800,10 +884,11 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
       rewriter.replaceAllUsesWith(old, attention.getOutput());
       replaced[plan.output] = attention.getOutput();
     }
-    if (plan.backward) {
+    if (hasBackward) {
       grad.emitRemark("imported decomposed attention backward: dV = P^T dO, "
-                      "dP = dO V^T, dS = P * (dP - rowsum(P * dP)), dQ = "
-                      "scale dS K, dK = scale dS^T Q verified");
+                      "dP = dO V^T, dS = P * (dP - rowsum(P * dP))")
+          << (info.softcap ? " * (1 - tanh^2(S / c))" : "")
+          << ", dQ = scale dS K, dK = scale dS^T Q verified";
       Value results[3] = {grad.getGradQuery(), grad.getGradKey(),
                           grad.getGradValue()};
       Value originals[3] = {plan.backward->gradQuery, plan.backward->gradKey,

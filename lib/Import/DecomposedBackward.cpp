@@ -31,11 +31,20 @@ namespace {
 // Polynomials over the atoms of the gradient
 //===----------------------------------------------------------------------===//
 
-/// Atom ids: the two cell atoms, the row sum of E, then row sums of other
-/// cell monomials, numbered as they appear.
-enum : int { kExp = 0, kGradProbs = 1, kRowSum = 2, kFirstReduced = 3 };
+/// Atom ids: the cell atoms (E, dP, and the softcap's t = tanh(S / c)),
+/// the row sum of E, then row sums of other cell monomials, numbered as
+/// they appear.
+enum : int {
+  kExp = 0,
+  kGradProbs = 1,
+  kTanh = 2,
+  kRowSum = 3,
+  kFirstReduced = 4
+};
 
-bool isCellAtom(int atom) { return atom == kExp || atom == kGradProbs; }
+bool isCellAtom(int atom) {
+  return atom == kExp || atom == kGradProbs || atom == kTanh;
+}
 
 /// A product of atoms with integer exponents, sorted by atom.
 using Monomial = SmallVector<std::pair<int, int>, 4>;
@@ -243,6 +252,8 @@ private:
       if (fwd.kind == Kind::Probs && mine)
         return GradNode{multiply(atom(kExp), *reciprocal(atom(kRowSum))),
                         fwd.labels};
+      if (fwd.kind == Kind::Tanh && info.tanh && fwd.origin == info.tanh)
+        return GradNode{atom(kTanh), fwd.labels};
       if (fwd.kind == Kind::Exp || fwd.kind == Kind::RowSum ||
           fwd.kind == Kind::Probs)
         return fail("the gradient reads another attention's softmax");
@@ -486,6 +497,8 @@ private:
     case Kind::Scores:
     case Kind::Scaled:
       return "scores";
+    case Kind::Tanh:
+      return "tanh of the scores";
     case Kind::Masked:
       return "masked scores";
     case Kind::RowMax:
@@ -689,6 +702,14 @@ FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
                                             atom(kRowSum), atom(kRowSum)))),
                    atom(grad.reducedAtom(Monomial{{kExp, 1}, {kGradProbs, 1}}))),
           -1.0);
+  // Through the softcap c * tanh(S / c): the chain rule's c and 1 / c
+  // cancel, and dS gains the factor 1 - t^2.
+  if (info.softcap)
+    target = multiply(target, add(constant(1.0),
+                                  multiply(atom(kTanh), atom(kTanh)), -1.0));
+  StringRef targetText = info.softcap
+                             ? "P * (dP - rowsum(P * dP)) * (1 - tanh^2(S / c))"
+                             : "P * (dP - rowsum(P * dP))";
   for (shlo::DotGeneralOp dot : dots) {
     if (dot == dv)
       continue;
@@ -736,7 +757,7 @@ FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
                     (isGradQuery ? "keys" : "query rows"));
       std::optional<double> c = proportional(ds->poly, target);
       if (!c)
-        return fail("dS is not P * (dP - rowsum(P * dP))");
+        return fail("dS is not " + targetText);
       double factor = *c;
       FailureOr<Value> root =
           isGradQuery ? followToLayout(dot.getResult(), *labels, queryType,

@@ -10,6 +10,8 @@
 #define SDPADIALECT_LIB_IMPORT_IMPORT_H
 
 #include "SdpaDialect/Analysis/Band.h"
+#include "SdpaDialect/Conversion/SdpaGradToGPU.h"
+#include "SdpaDialect/Conversion/SdpaToGPU.h"
 #include "SdpaDialect/SdpaOps.h"
 #include "SdpaDialect/StableHLO/StablehloDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,6 +28,8 @@ struct AttentionSpec {
   std::optional<double> scale;
   Layout layout = Layout::bhsd;
   bool deterministic = false;
+  /// The logit softcap c (scores c * tanh(S / c)); none without.
+  std::optional<double> softcap;
 };
 
 /// Why query, key and value of these types cannot be the operands of an sdpa
@@ -67,6 +71,21 @@ AttentionGradOp createAttentionGrad(OpBuilder &builder, Location loc,
 /// diagnostics captured: the first message if it fails, nullopt if valid.
 /// Keeps every import in step with the sdpa verifier.
 std::optional<std::string> verifyQuietly(Operation *op);
+
+/// The options the gpu lowerings will run with, against which an imported
+/// op is checked (sdpa-import-stablehlo's check-lowering).
+struct LoweringCheck {
+  ForwardKernelOptions forward;
+  BackwardKernelOptions backward;
+};
+
+/// Reads `op` as its gpu lowering will (getForwardKernelSpec /
+/// getBackwardKernelSpec with `check`'s options), diagnostics captured: the
+/// first message if the lowering refuses it, nullopt if it accepts it.
+std::optional<std::string> lowersQuietly(AttentionOp op,
+                                         const LoweringCheck &check);
+std::optional<std::string> lowersQuietly(AttentionGradOp op,
+                                         const LoweringCheck &check);
 
 /// The band as `left = .., right = .., align = ..` for remarks.
 std::string describe(const Band &band);
@@ -113,7 +132,9 @@ LogicalResult importComposite(RewriterBase &rewriter, shlo::CompositeOp op);
 /// followed), recovers and verifies its band, and replaces each exact match
 /// by sdpa.attention. Remarks report each import and each decline; a
 /// declined graph is left unchanged.
-void importDecomposedAttention(RewriterBase &rewriter, func::FuncOp func);
+/// With `check`, a site whose op the gpu lowerings refuse is declined too.
+void importDecomposedAttention(RewriterBase &rewriter, func::FuncOp func,
+                               const LoweringCheck *check = nullptr);
 
 } // namespace mlir::sdpa::import
 

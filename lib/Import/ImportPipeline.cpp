@@ -41,7 +41,12 @@ LogicalResult buildStablehloPipeline(OpPassManager &pm,
   if (!lowering)
     return error("sdpa-stablehlo-pipeline: invalid 'lowering' options '" +
                  options.lowering + "' (the options of sdpa-pipeline)");
-  pm.addPass(createSdpaImportStablehlo());
+  // Sites the lowerings refuse (with these options) stay StableHLO, so the
+  // module compiles whole.
+  SdpaImportStablehloOptions importOptions;
+  importOptions.checkLowering = true;
+  importOptions.lowering = options.lowering;
+  pm.addPass(createSdpaImportStablehlo(importOptions));
   // Drops what the import left unused (the bias placeholders of the cuDNN
   // calls) and puts bands into their canonical form.
   pm.addPass(createCanonicalizerPass());

@@ -8,6 +8,7 @@
 
 #include "Import.h"
 #include "SdpaDialect/Import/ImportPasses.h"
+#include "SdpaDialect/Pipelines/KernelPipelineOptions.h"
 #include "SdpaDialect/SdpaDialect.h"
 
 namespace mlir::sdpa {
@@ -58,6 +59,23 @@ struct ImportStablehloPass
 
     if (!decomposed)
       return;
+    // The lowerings' options, read as sdpa-pipeline reads them.
+    std::optional<LoweringCheck> check;
+    if (checkLowering) {
+      std::unique_ptr<AttentionPipelineOptions> options =
+          AttentionPipelineOptions::createFromString(lowering);
+      if (!options) {
+        module.emitError("sdpa-import-stablehlo: invalid 'lowering' options '")
+            << lowering << "' (the options of sdpa-pipeline)";
+        return signalPassFailure();
+      }
+      check.emplace();
+      check->forward.tiles = {options->tileQ, options->tileKv};
+      check->forward.warps = options->warps;
+      check->forward.stages = options->stages;
+      check->backward.tiles = {options->backwardTileQ,
+                               options->backwardTileKv};
+    }
     // An import may erase private helpers: look each function up by name
     // when its turn comes.
     SmallVector<StringAttr> names;
@@ -65,7 +83,7 @@ struct ImportStablehloPass
       names.push_back(func.getSymNameAttr());
     for (StringAttr name : names)
       if (auto func = module.lookupSymbol<func::FuncOp>(name))
-        importDecomposedAttention(rewriter, func);
+        importDecomposedAttention(rewriter, func, check ? &*check : nullptr);
   }
 };
 

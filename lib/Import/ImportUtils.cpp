@@ -106,6 +106,12 @@ static FloatAttr scaleAttr(OpBuilder &builder,
   return scale ? builder.getF64FloatAttr(*scale) : FloatAttr();
 }
 
+static FloatAttr softcapAttr(OpBuilder &builder,
+                             const std::optional<double> &softcap) {
+  return softcap ? builder.getF32FloatAttr(static_cast<float>(*softcap))
+                 : FloatAttr();
+}
+
 AttentionOp import::createAttention(OpBuilder &builder, Location loc,
                                     Value query, Value key, Value value,
                                     ValueRange seqlens,
@@ -115,8 +121,8 @@ AttentionOp import::createAttention(OpBuilder &builder, Location loc,
       builder, loc, queryType, getLseType(spec.layout, queryType), query, key,
       value, seqlens, /*sinks=*/Value(),
       BandAttr::get(builder.getContext(), spec.band),
-      scaleAttr(builder, spec.scale), /*softcap=*/FloatAttr(), spec.layout,
-      ScheduleAttr());
+      scaleAttr(builder, spec.scale), softcapAttr(builder, spec.softcap),
+      spec.layout, ScheduleAttr());
 }
 
 AttentionGradOp import::createAttentionGrad(
@@ -128,8 +134,8 @@ AttentionGradOp import::createAttentionGrad(
       /*grad_sinks=*/Type(), query, key, value, output, gradOutput, lse,
       seqlens, /*sinks=*/Value(),
       BandAttr::get(builder.getContext(), spec.band),
-      scaleAttr(builder, spec.scale), /*softcap=*/FloatAttr(), spec.layout,
-      ScheduleAttr(), spec.deterministic);
+      scaleAttr(builder, spec.scale), softcapAttr(builder, spec.softcap),
+      spec.layout, ScheduleAttr(), spec.deterministic);
 }
 
 std::optional<std::string> import::verifyQuietly(Operation *op) {
@@ -143,6 +149,36 @@ std::optional<std::string> import::verifyQuietly(Operation *op) {
     return std::nullopt;
   return message.empty() ? std::string("the sdpa op does not verify")
                          : message;
+}
+
+/// The first diagnostic `run` emits, if it fails.
+template <typename Fn>
+static std::optional<std::string> firstDiagnostic(MLIRContext *context,
+                                                  Fn run) {
+  std::string message;
+  ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+    if (message.empty())
+      message = diag.str();
+    return success();
+  });
+  if (succeeded(run()))
+    return std::nullopt;
+  return message.empty() ? std::string("the gpu lowering refuses the op")
+                         : message;
+}
+
+std::optional<std::string> import::lowersQuietly(AttentionOp op,
+                                                 const LoweringCheck &check) {
+  return firstDiagnostic(op.getContext(), [&]() -> LogicalResult {
+    return success(succeeded(getForwardKernelSpec(op, check.forward)));
+  });
+}
+
+std::optional<std::string> import::lowersQuietly(AttentionGradOp op,
+                                                 const LoweringCheck &check) {
+  return firstDiagnostic(op.getContext(), [&]() -> LogicalResult {
+    return success(succeeded(getBackwardKernelSpec(op, check.backward)));
+  });
 }
 
 std::string import::describe(const Band &band) {

@@ -81,6 +81,7 @@ class _Spec:
     right: int
     bottom_right: bool
     scale: float
+    softcap: float  # 0: none (the calls' backend_config, docs/Export.md)
     deterministic: bool
     fwd_artifact: str
     fwd_kernel: str
@@ -118,7 +119,7 @@ def _forward_call(q, k, v, spec):
     return jax.ffi.ffi_call("sdpa_forward", out)(
         q, k, v, artifact=spec.fwd_artifact, kernel=spec.fwd_kernel, layout=spec.layout,
         left=np.int64(spec.left), right=np.int64(spec.right), bottom_right=spec.bottom_right,
-        scale=np.float32(spec.scale))
+        scale=np.float32(spec.scale), softcap=np.float32(spec.softcap))
 
 
 def _backward_call(q, k, v, o, lse, do, spec):
@@ -133,7 +134,7 @@ def _backward_call(q, k, v, o, lse, do, spec):
         q, k, v, o, do, lse, artifact=spec.bwd_artifact, kernel=spec.bwd_kernel,
         layout=spec.layout, left=np.int64(spec.left), right=np.int64(spec.right),
         bottom_right=spec.bottom_right, scale=np.float32(spec.scale),
-        deterministic=spec.deterministic)
+        softcap=np.float32(spec.softcap), deterministic=spec.deterministic)
     return dq, dk, dv
 
 
@@ -192,6 +193,6 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
     fwd_stem, fwd_kernel, _ = _artifact(fwd, "forward")
     bwd_stem, bwd_kernel, bwd_header = _artifact(bwd, "bwd_main")
     spec = _Spec(layout, -1 if left is None else left, -1 if right is None else right,
-                 align == "bottom_right", fwd.scale, bool(deterministic), fwd_stem, fwd_kernel,
+                 align == "bottom_right", fwd.scale, 0.0, bool(deterministic), fwd_stem, fwd_kernel,
                  bwd_stem, bwd_kernel, int(bwd_header["tile_q"]))
     return _attention(q, k, v, spec)

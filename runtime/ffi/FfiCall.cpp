@@ -113,6 +113,16 @@ std::string sdpa::ffi::checkCall(const CachedArtifact &cached,
        << "' was compiled for " << scale;
     return os.str();
   }
+  // The manifest prints the cap in decimal too; 0 on both sides is none.
+  float softcap = 0;
+  sdpaArtifactSoftcap(cached.artifact, &softcap);
+  if (!(std::fabs(softcap - attrs.softcap) <=
+        1e-6f * std::fmax(std::fabs(softcap), std::fabs(attrs.softcap)))) {
+    std::ostringstream os;
+    os << "softcap: the call says " << attrs.softcap << ", artifact '" << path
+       << "' was compiled for " << softcap;
+    return os.str();
+  }
   if (attrs.deterministic) {
     int64_t deterministic = 0;
     sdpaArtifactQuery(cached.artifact, "deterministic", &deterministic);

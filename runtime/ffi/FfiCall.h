@@ -29,6 +29,9 @@ struct CallAttrs {
   int64_t left = -1, right = -1;
   bool bottomRight = false;
   float scale = 0;
+  /// The logit cap the call states (0: none), checked against the
+  /// artifact's (the kernels bake it in).
+  float softcap = 0;
   /// Set for the backward only.
   std::optional<bool> deterministic;
 };
@@ -50,7 +53,7 @@ const CachedArtifact *loadArtifact(const std::string &manifestPath,
                                    std::string &error);
 
 /// Checks the call's attributes against its artifact: direction, kernel
-/// name, band, scale, deterministic flag, and the layout, whose runtime
+/// name, band, scale, softcap, deterministic flag, and the layout, whose runtime
 /// code is stored in `layout`. Returns the problem, or "" when none.
 std::string checkCall(const CachedArtifact &artifact, const CallAttrs &attrs,
                       bool backward, int32_t &layout);

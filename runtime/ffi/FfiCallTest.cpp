@@ -33,6 +33,10 @@ protected:
     write("bwd.ptx", ".version 8.0\n");
     write("fwd.manifest", join(forwardLines()));
     write("bwd.manifest", join(backwardLines()));
+    // The forward with the kernels' logit cap 50 (Gemma 2).
+    std::vector<std::string> capped = forwardLines();
+    capped.insert(capped.begin() + 10, "softcap 50");
+    write("cap.manifest", join(capped));
   }
   void TearDown() override {
     for (const std::string &f : files)
@@ -52,11 +56,12 @@ protected:
     return *cached;
   }
   static CallAttrs forwardCall() {
-    return {"fwd", "sdpa_fwd", "bshd", 127, 0, false, 0.125f, std::nullopt};
+    return {"fwd", "sdpa_fwd", "bshd", 127, 0, false, 0.125f, 0.0f,
+            std::nullopt};
   }
   static CallAttrs backwardCall() {
     return {"bwd", "sdpa_bwd", "bhsd", -1, 0, true, 0.08838834764831845f,
-            true};
+            0.0f, true};
   }
   std::string dir;
   std::vector<std::string> files;
@@ -137,6 +142,25 @@ TEST_F(Artifacts, EachMismatchIsNamed) {
   EXPECT_EQ(checkCall(bwd, backwardCall(), false, layout),
             "artifact '" + bwd.manifestPath +
                 "' is a backward artifact, the call is sdpa_forward");
+}
+
+/// The kernels bake the cap in: a call must state the artifact's cap, and
+/// an uncapped call must not run a capped artifact, nor the reverse.
+TEST_F(Artifacts, TheSoftcapMatchesTheArtifacts) {
+  int32_t layout = -1;
+  const CachedArtifact &cap = load("cap");
+  std::string at = "artifact '" + cap.manifestPath + "'";
+  CallAttrs call = forwardCall();
+  call.softcap = 50.0f;
+  EXPECT_EQ(checkCall(cap, call, false, layout), "");
+  EXPECT_EQ(checkCall(load("fwd"), call, false, layout),
+            "softcap: the call says 50, artifact '" + load("fwd").manifestPath +
+                "' was compiled for 0");
+  EXPECT_EQ(checkCall(cap, forwardCall(), false, layout),
+            "softcap: the call says 0, " + at + " was compiled for 50");
+  call.softcap = 30.0f;
+  EXPECT_EQ(checkCall(cap, call, false, layout),
+            "softcap: the call says 30, " + at + " was compiled for 50");
 }
 
 TEST(FfiTensor, RowMajorStrides) {

@@ -84,9 +84,10 @@ xffi::Error forward(void *stream, xffi::AnyBuffer q, xffi::AnyBuffer k,
                     xffi::Result<xffi::AnyBuffer> lse,
                     std::string_view artifact, std::string_view kernel,
                     std::string_view layout, int64_t left, int64_t right,
-                    bool bottomRight, float scale) {
+                    bool bottomRight, float scale, float softcap) {
   const char *target = "sdpa_forward";
-  CallAttrs attrs{artifact, kernel, layout, left, right, bottomRight, scale,
+  CallAttrs attrs{artifact, kernel,      layout, left,
+                  right,    bottomRight, scale,  softcap,
                   std::nullopt};
   SdpaForwardArgs args{};
   std::string error;
@@ -113,9 +114,11 @@ xffi::Error backward(void *stream, xffi::AnyBuffer q, xffi::AnyBuffer k,
                      xffi::Result<xffi::AnyBuffer> relayCounters,
                      std::string_view artifact, std::string_view kernel,
                      std::string_view layout, int64_t left, int64_t right,
-                     bool bottomRight, float scale, bool deterministic) {
+                     bool bottomRight, float scale, float softcap,
+                     bool deterministic) {
   const char *target = "sdpa_backward";
-  CallAttrs attrs{artifact, kernel, layout, left, right, bottomRight, scale,
+  CallAttrs attrs{artifact, kernel,      layout, left,
+                  right,    bottomRight, scale,  softcap,
                   deterministic};
   SdpaBackwardArgs args{};
   std::string error;
@@ -149,7 +152,8 @@ auto bindCommonAttrs(Binding binding) {
       .template Attr<int64_t>("left")
       .template Attr<int64_t>("right")
       .template Attr<bool>("bottom_right")
-      .template Attr<float>("scale");
+      .template Attr<float>("scale")
+      .template Attr<float>("softcap");
 }
 
 } // namespace

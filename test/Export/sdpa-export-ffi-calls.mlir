@@ -10,12 +10,12 @@
 // CHECK-SAME: (%[[Q:.*]]: tensor<1x256x4x64xbf16>, %[[K:.*]]: tensor<1x256x1x64xbf16>, %[[V:.*]]: tensor<1x256x1x64xbf16>, %[[DO:.*]]: tensor<1x256x4x64xbf16>)
 // CHECK: %[[F:.*]]:2 = stablehlo.custom_call @sdpa_forward(%[[Q]], %[[K]], %[[V]])
 // CHECK-SAME: api_version = 4 : i32
-// CHECK-SAME: backend_config = {artifact = "out/sdpa_fwd_0", bottom_right = false, kernel = "sdpa_fwd_0", layout = "bshd", left = 127 : i64, right = 0 : i64, scale = 1.250000e-01 : f32}
+// CHECK-SAME: backend_config = {artifact = "out/sdpa_fwd_0", bottom_right = false, kernel = "sdpa_fwd_0", layout = "bshd", left = 127 : i64, right = 0 : i64, scale = 1.250000e-01 : f32, softcap = 0.000000e+00 : f32}
 // CHECK-SAME: operand_layouts = [dense<[3, 2, 1, 0]> : tensor<4xindex>, dense<[3, 2, 1, 0]> : tensor<4xindex>, dense<[3, 2, 1, 0]> : tensor<4xindex>]
 // CHECK-SAME: result_layouts = [dense<[3, 2, 1, 0]> : tensor<4xindex>, dense<[2, 1, 0]> : tensor<3xindex>]
 // CHECK-SAME: : (tensor<1x256x4x64xbf16>, tensor<1x256x1x64xbf16>, tensor<1x256x1x64xbf16>) -> (tensor<1x256x4x64xbf16>, tensor<1x4x256xf32>)
 // CHECK: %[[B:.*]]:6 = stablehlo.custom_call @sdpa_backward(%[[Q]], %[[K]], %[[V]], %[[F]]#0, %[[DO]], %[[F]]#1)
-// CHECK-SAME: backend_config = {artifact = "out/sdpa_bwd_0", bottom_right = false, deterministic = true, kernel = "sdpa_bwd_0_main", layout = "bshd", left = 127 : i64, right = 0 : i64, scale = 1.250000e-01 : f32}
+// CHECK-SAME: backend_config = {artifact = "out/sdpa_bwd_0", bottom_right = false, deterministic = true, kernel = "sdpa_bwd_0_main", layout = "bshd", left = 127 : i64, right = 0 : i64, scale = 1.250000e-01 : f32, softcap = 0.000000e+00 : f32}
 // CHECK-SAME: -> (tensor<1x256x4x64xbf16>, tensor<1x256x1x64xbf16>, tensor<1x256x1x64xbf16>, tensor<1x4x256x64xf32>, tensor<1x4x256xf32>, tensor<1x4x8xi32>)
 // CHECK: %[[SUM:.*]] = stablehlo.add %[[B]]#0, %[[F]]#0
 // CHECK: return %[[SUM]], %[[B]]#1, %[[B]]#2
@@ -50,7 +50,7 @@ module attributes {gpu.container_module, sdpa.artifacts = {
 /// counters are still there (1x2x(100/64 rounded up = 2)).
 // CHECK-LABEL: func.func @defaults
 // CHECK: stablehlo.custom_call @sdpa_forward
-// CHECK-SAME: backend_config = {artifact = "out/sdpa_fwd_3", bottom_right = true, kernel = "fwd3", layout = "bhsd", left = -1 : i64, right = 0 : i64, scale = 1.250000e-01 : f32}
+// CHECK-SAME: backend_config = {artifact = "out/sdpa_fwd_3", bottom_right = true, kernel = "fwd3", layout = "bhsd", left = -1 : i64, right = 0 : i64, scale = 1.250000e-01 : f32, softcap = 0.000000e+00 : f32}
 // CHECK: stablehlo.custom_call @sdpa_backward
 // CHECK-SAME: deterministic = false
 // CHECK-SAME: left = -1 : i64, right = -1 : i64
@@ -130,16 +130,41 @@ module attributes {sdpa.artifacts = {sdpa_fwd_0 = "kernel k forward\0Atile_q 64\
 
 // -----
 
-/// The FFI call has no operand for the sinks nor a field for the cap: such
-/// a site stays (the convert passes refuse it before any tag is attached).
+/// The FFI call has no operand for the sinks yet: such a site stays (the
+/// convert passes refuse it before any tag is attached).
 module attributes {sdpa.artifacts = {sdpa_fwd_0 = "kernel k forward\0Atile_q 64\0A"}} {
-  func.func @modifiers(%q: tensor<1x2x100x64xf16>, %sink: tensor<2xf32>) -> (tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>) {
-    // expected-error @+1 {{cannot export to an FFI call: sinks and softcap are not exported}}
+  func.func @sinks(%q: tensor<1x2x100x64xf16>, %sink: tensor<2xf32>) -> tensor<1x2x100x64xf16> {
+    // expected-error @+1 {{cannot export to an FFI call: sinks are not exported}}
     %o, %lse = sdpa.attention %q, %q, %q sinks(%sink : tensor<2xf32>) {mask = #sdpa.band<left = inf, right = 0, align = top_left>, sdpa.kernel = @sdpa_fwd_0::@k}
         : tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16> -> tensor<1x2x100x64xf16>, tensor<1x2x100xf32>
-    // expected-error @+1 {{cannot export to an FFI call: sinks and softcap are not exported}}
-    %o2, %lse2 = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>, softcap = 50.0 : f32, sdpa.kernel = @sdpa_fwd_0::@k}
+    return %o : tensor<1x2x100x64xf16>
+  }
+}
+
+// -----
+
+/// The softcap: the kernels bake the cap in, the call states it (the
+/// handler checks it against the artifact's manifest, docs/Export.md), both
+/// directions. A cap of +inf is no cap: 0, as the runtime reports none.
+// CHECK-LABEL: func.func @softcap
+// CHECK: stablehlo.custom_call @sdpa_forward
+// CHECK-SAME: scale = 1.250000e-01 : f32, softcap = 5.000000e+01 : f32}
+// CHECK: stablehlo.custom_call @sdpa_backward
+// CHECK-SAME: scale = 1.250000e-01 : f32, softcap = 5.000000e+01 : f32}
+// CHECK: stablehlo.custom_call @sdpa_forward
+// CHECK-SAME: scale = 1.250000e-01 : f32, softcap = 0.000000e+00 : f32}
+module attributes {sdpa.artifacts = {
+    sdpa_fwd_0 = "kernel k forward\0Atile_q 64\0Asoftcap 50\0A",
+    sdpa_fwd_1 = "kernel k forward\0Atile_q 64\0A",
+    sdpa_bwd_0 = "tile_q 32\0Akernel b bwd_main\0Asoftcap 50\0A"}} {
+  func.func @softcap(%q: tensor<1x2x100x64xf16>, %do: tensor<1x2x100x64xf16>) -> (tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>) {
+    %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>, softcap = 50.0 : f32, sdpa.kernel = @sdpa_fwd_0::@k}
         : tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16> -> tensor<1x2x100x64xf16>, tensor<1x2x100xf32>
-    return %o, %o2 : tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>
+    %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %o, %do, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>, softcap = 50.0 : f32, sdpa.kernel = @sdpa_bwd_0}
+        : tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100xf32>
+        -> tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>
+    %o1, %lse1 = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>, softcap = 0x7F800000 : f32, sdpa.kernel = @sdpa_fwd_1::@k}
+        : tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16> -> tensor<1x2x100x64xf16>, tensor<1x2x100xf32>
+    return %dq, %o1 : tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>
   }
 }

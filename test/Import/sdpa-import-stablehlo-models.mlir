@@ -58,12 +58,15 @@
 // MISTRALFWD-NOT: sdpa.attention_grad
 
 /// Gemma-2-like: the logit softcap 50 * tanh(S / 50) (written-out
-/// attention, K and V repeated over 2 query heads). The dialect has no
-/// softcap: declined with its name, and the module keeps its StableHLO.
-// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/models/gemma2_like_softcap_xla_fwd.mlir 2>&1 | FileCheck %s --check-prefixes=SOFTCAP,KEPT
-// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/models/gemma2_like_softcap_xla_vg.mlir 2>&1 | FileCheck %s --check-prefixes=SOFTCAP,KEPT
-// SOFTCAP: remark: decomposed attention not imported: logit softcap is not supported by sdpa.attention yet
-// SOFTCAP-NOT: remark: imported
+/// attention, K and V repeated over 2 query heads): softcap = 50, both ways
+/// (sdpa-import-stablehlo-xla-softcap.mlir has its mutations).
+// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/models/gemma2_like_softcap_xla_fwd.mlir 2>&1 | FileCheck %s --check-prefixes=SOFTCAP,NOSOFTMAX
+// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/models/gemma2_like_softcap_xla_vg.mlir 2>&1 | FileCheck %s --check-prefixes=SOFTCAP,SOFTCAPVG,NOSOFTMAX
+// SOFTCAP: remark: imported decomposed attention: left = 63, right = 0, align = top_left, scale 6.250000e-02, layout bshd, 2 query head(s) per kv head; softcap 5.000000e+01; mask verified on 131072 cells
+// SOFTCAPVG: remark: imported decomposed attention backward
+// SOFTCAP-LABEL: func.func public @main
+// SOFTCAP: sdpa.attention {{.*}}mask = #sdpa.band<left = 63, right = 0, align = top_left>, scale = 6.250000e-02 : f64, softcap = 5.000000e+01 : f32} : tensor<1x256x2x256xbf16>, tensor<1x256x1x256xbf16>, tensor<1x256x1x256xbf16>
+// SOFTCAPVG: sdpa.attention_grad {{.*}}softcap = 5.000000e+01 : f32}
 
 /// gpt-oss with sinks written out: a sink logit per head concatenated as a
 /// 257th key column, sliced off the probabilities.
@@ -90,3 +93,35 @@
 // ARTIFACTS: sdpa_bwd_1.manifest
 // ARTIFACTS: sdpa_fwd_0.manifest
 // ARTIFACTS: sdpa_fwd_1.manifest
+
+/// The Gemma-2-like training step through the whole pipeline: each site is
+/// imported only where the gpu lowerings accept its op (check-lowering), so
+/// the module compiles whole. At d 256 the default forward tiles (64 x 64)
+/// do not fit shared memory: declined with the lowering's reason, nothing
+/// written, the module kept.
+// RUN: rm -rf %t.g2 %t.g2default
+// RUN: %sdpa_opt -sdpa-stablehlo-pipeline="lowering=artifact-dir=%t.g2default" %S/Inputs/models/gemma2_like_softcap_xla_vg.mlir 2>&1 | FileCheck %s --check-prefix=G2DEFAULT
+// RUN: not ls %t.g2default
+// G2DEFAULT: remark: decomposed attention not imported: the gpu lowering refuses it: 'sdpa.attention' op expected the tiles to fit in shared memory
+// G2DEFAULT-LABEL: func.func public @main
+// G2DEFAULT-NOT: @sdpa_forward
+// G2DEFAULT: stablehlo.exponential
+// G2DEFAULT-NOT: @sdpa_forward
+/// With tile-kv 32 the forward lowers with its cap and becomes an FFI call
+/// stating it; the backward at d 256 is not lowered yet (the schema's
+/// backward head dims): it stays StableHLO, reading its own softmax.
+// RUN: %sdpa_opt '-sdpa-stablehlo-pipeline=lowering={tile-kv=32 artifact-dir=%t.g2}' %S/Inputs/models/gemma2_like_softcap_xla_vg.mlir 2>&1 | FileCheck %s --check-prefix=G2
+// RUN: ls %t.g2 | FileCheck %s --check-prefix=G2FILES
+// RUN: FileCheck %s --check-prefix=G2MANIFEST < %t.g2/sdpa_fwd_0.manifest
+// G2: remark: decomposed attention backward not imported: the gpu lowering refuses it: 'sdpa.attention_grad' op expected head_dim to be
+// G2: remark: imported decomposed attention: {{.*}}softcap 5.000000e+01
+// G2-LABEL: func.func public @main
+// G2: stablehlo.custom_call @sdpa_forward({{.*}}layout = "bshd", left = 63 : i64, right = 0 : i64, scale = 6.250000e-02 : f32, softcap = 5.000000e+01 : f32}
+// G2-NOT: sdpa_backward
+// G2-NOT: sdpa.
+// G2FILES: sdpa_fwd_0.manifest
+// G2FILES-NEXT: sdpa_fwd_0.ptx
+// G2FILES-NOT: sdpa_bwd
+// G2MANIFEST: head_dim 256
+// G2MANIFEST: band 63 0 top_left
+// G2MANIFEST: softcap 50

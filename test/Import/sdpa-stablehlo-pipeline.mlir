@@ -21,7 +21,7 @@
 // RUN: diff -r %t/step %t/xlastep
 
 // FWD-LABEL: func.func public @main
-// FWD: %[[F:.*]]:2 = stablehlo.custom_call @sdpa_forward(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}) {api_version = 4 : i32, backend_config = {artifact = "{{.*}}/sdpa_fwd_0", bottom_right = false, kernel = "sdpa_fwd_0", layout = "bshd", left = 127 : i64, right = 0 : i64, scale = 1.250000e-01 : f32}
+// FWD: %[[F:.*]]:2 = stablehlo.custom_call @sdpa_forward(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}) {api_version = 4 : i32, backend_config = {artifact = "{{.*}}/sdpa_fwd_0", bottom_right = false, kernel = "sdpa_fwd_0", layout = "bshd", left = 127 : i64, right = 0 : i64, scale = 1.250000e-01 : f32, softcap = 0.000000e+00 : f32}
 // FWD-SAME: -> (tensor<2x256x16x64xbf16>, tensor<2x16x256xf32>)
 // FWD: return
 // FWD-NOT: sdpa.

@@ -41,7 +41,7 @@ LogicalResult readFfiArtifact(StringRef manifest, StringRef role,
                               FfiArtifact &artifact, std::string &error);
 
 /// Why `op` cannot be exported, or the empty string when it can (static
-/// shapes, a dense layout, no per-batch lengths).
+/// shapes, a dense layout, no per-batch lengths, no sinks yet).
 std::string whyNotExportable(AttentionOpInterface op);
 
 /// Replaces the forward `op` by a call to kFfiForwardTarget.

@@ -29,11 +29,25 @@ def SdpaImportStablehlo : Pass<"sdpa-import-stablehlo", "::mlir::ModuleOp"> {
       cell by cell against the band over the static shape. A graph that is
       not exactly attention under a band is left as it was with a remark
       saying why; an imported one gets a remark with the band and the
-      number of cells checked.
+      number of cells checked. The logit softcap `c * tanh(S / c)` (the
+      same constant c dividing and multiplying, right after the scale) is
+      `softcap = c`; its backward's `dS` carries the factor `1 - tanh^2`.
+
+    With `check-lowering`, as `sdpa-stablehlo-pipeline` runs it, a
+    decomposed site whose op the gpu lowerings refuse (with the tiles of
+    `lowering`: a head dim outside the schema's table, tiles that do not
+    fit, a modifier not lowered yet) is declined with the lowering's
+    diagnostic, so the module still compiles; a refused backward leaves
+    the forward imported.
   }];
   let options = [
     Option<"decomposed", "decomposed", "bool", /*default=*/"true",
            "Recover attention from XLA-decomposed graphs">,
+    Option<"checkLowering", "check-lowering", "bool", /*default=*/"false",
+           "Decline a decomposed site whose sdpa op the gpu lowerings refuse "
+           "(with `lowering`'s tiles), with their diagnostic">,
+    Option<"lowering", "lowering", "std::string", /*default=*/"\"\"",
+           "Options of sdpa-pipeline that check-lowering checks against">,
   ];
   let dependentDialects = ["::mlir::sdpa::SdpaDialect",
                            "::mlir::func::FuncDialect"];
