@@ -2,10 +2,11 @@
 """The JAX function sdpa.jax_ops.attention on the GPU against jax.nn.dot_product_attention.
 
 For a few bands (causal, causal window 128, full; GQA; bf16/f16; d 64/128;
-layout bshd = JAX's [B, T, N, H]) the output and jax.grad of a random
-projection of it, through the FFI calls to our kernels (custom_vjp), are
-compared with jax.nn.dot_product_attention in float32 (implementation
-"xla", local_window_size for the window) as max|x - ref| / max|ref|, and
+layout bshd = JAX's [B, T, N, H]; Gemma 2's softcap 50) the output and
+jax.grad of a random projection of it, through the FFI calls to our kernels
+(custom_vjp), are compared with jax.nn.dot_product_attention in float32
+(implementation "xla", local_window_size for the window; with a softcap,
+attention written out in float32 with the cap) as max|x - ref| / max|ref|, and
 must be within bench/check_backward.py's limits (bf16 5e-2, f16 2e-2).
 Also: a jitted training step (SGD on q, k, v) with the deterministic
 backward repeats bitwise, and a changed band is a different kernel (its
@@ -42,12 +43,43 @@ def parse_args(argv=None):
 #: Of max |ref|, against float32: bench/check_backward.py's gradient limits.
 TOL = {"bfloat16": 5e-2, "float16": 2e-2}
 
-CASES = [  # dtype, d, (B, S, Hq, Hkv), causal, window
-    ("bfloat16", 64, (2, 384, 8, 2), True, (127, None)),
-    ("bfloat16", 128, (1, 300, 4, 4), True, (None, None)),
-    ("float16", 64, (2, 256, 4, 1), False, (None, None)),
-    ("float16", 128, (1, 600, 4, 2), True, (127, None)),
+CASES = [  # dtype, d, (B, S, Hq, Hkv), causal, window, softcap
+    ("bfloat16", 64, (2, 384, 8, 2), True, (127, None), None),
+    ("bfloat16", 128, (1, 300, 4, 4), True, (None, None), None),
+    ("float16", 64, (2, 256, 4, 1), False, (None, None), None),
+    ("float16", 128, (1, 600, 4, 2), True, (127, None), None),
+    # Gemma 2's logit cap 50 (kernels of sdpa.kernels' COMMON): q is scaled by
+    # CAP_BOOST so that the scores reach the cap (the controls below check it).
+    ("bfloat16", 64, (2, 384, 8, 2), True, (None, None), 50.0),
+    ("bfloat16", 128, (1, 600, 4, 2), True, (4095, None), 50.0),
 ]
+#: Multiplies q in the softcap cases: scores of standard deviation ~20.
+CAP_BOOST = 20.0
+
+
+def capped_reference(jnp, q, k, v, causal, window, softcap):
+    """Attention written out in float32 with the cap c tanh(s / c) before the
+    mask (docs/Semantics.md §7), GQA by repeating K and V; layout bshd."""
+    d, hq, hkv = q.shape[-1], q.shape[2], k.shape[2]
+    k, v = jnp.repeat(k, hq // hkv, axis=2), jnp.repeat(v, hq // hkv, axis=2)
+    s = jnp.einsum("bqhd,bkhd->bhqk", q, k) / jnp.sqrt(jnp.float32(d))
+    s = softcap * jnp.tanh(s / softcap)
+    sq, sk = q.shape[1], k.shape[1]
+    rows, cols = jnp.arange(sq)[:, None], jnp.arange(sk)[None, :]
+    left, right = window[0], 0 if causal else window[1]
+    visible = jnp.ones((sq, sk), bool)
+    if left is not None:
+        visible &= cols >= rows - left
+    if right is not None:
+        visible &= cols <= rows + right
+    p = jax_softmax(jnp, jnp.where(visible, s, -jnp.inf))
+    return jnp.einsum("bhqk,bkhd->bqhd", p, v)
+
+
+def jax_softmax(jnp, x):
+    m = jnp.max(x, axis=-1, keepdims=True)
+    e = jnp.exp(x - m)
+    return e / jnp.sum(e, axis=-1, keepdims=True)
 
 
 def main():
@@ -73,13 +105,16 @@ def main():
         return float(np.abs(x - ref).max() / max(np.abs(ref).max(), 1e-30))
 
     key = jax.random.PRNGKey(0)
-    for dtype, d, (b, s, hq, hkv), causal, window in CASES:
+    for dtype, d, (b, s, hq, hkv), causal, window, softcap in CASES:
         name = f"{dtype} d{d} B{b} S{s} H{hq}/{hkv} causal={causal} window={window}"
+        if softcap:
+            name += f" softcap={softcap:g}"
         if time.monotonic() - t0 > args.budget:
             report(name, False, "SKIPPED: budget spent")
             continue
         k1, k2, k3, k4, key = jax.random.split(key, 5)
-        q = jax.random.normal(k1, (b, s, hq, d), jnp.float32).astype(dtype)
+        boost = CAP_BOOST if softcap else 1.0
+        q = (boost * jax.random.normal(k1, (b, s, hq, d), jnp.float32)).astype(dtype)
         k = jax.random.normal(k2, (b, s, hkv, d), jnp.float32).astype(dtype)
         v = jax.random.normal(k3, (b, s, hkv, d), jnp.float32).astype(dtype)
         w = jax.random.normal(k4, (b, s, hq, d), jnp.float32)
@@ -87,10 +122,13 @@ def main():
         local = None if left is None else (left, 0 if causal else left)
 
         def ours(q, k, v):
-            o = sj.attention(q, k, v, causal=causal, window=window)
+            o = sj.attention(q, k, v, causal=causal, window=window, softcap=softcap)
             return jnp.sum(o.astype(jnp.float32) * w), o
 
         def theirs(q, k, v):
+            if softcap:  # jax.nn.dot_product_attention has no cap
+                o = capped_reference(jnp, q, k, v, causal, window, softcap)
+                return jnp.sum(o * w), o
             kw = {"local_window_size": local} if local else {}
             o = jax.nn.dot_product_attention(q, k, v, is_causal=causal, implementation="xla",
                                              **kw)
@@ -127,6 +165,16 @@ def main():
     # that a kernel ignoring it fails the checks above.
     report("control", apart > 2 * TOL["bfloat16"],
            f"windowed and causal outputs {apart:.2e} apart "
+           f"(must exceed {2 * TOL['bfloat16']:.0e})")
+    # The cap must matter on the capped cases' inputs: capped and uncapped
+    # outputs apart by well over the limit, so a kernel ignoring it fails.
+    qc = (CAP_BOOST * jax.random.normal(key, (2, 384, 8, 64), jnp.float32)).astype(jnp.bfloat16)
+    kc = jax.random.normal(jax.random.split(key)[0], (2, 384, 2, 64),
+                           jnp.float32).astype(jnp.bfloat16)
+    apart = rel(sj.attention(qc, kc, kc, causal=True, softcap=50.0),
+                sj.attention(qc, kc, kc, causal=True))
+    report("softcap control", apart > 2 * TOL["bfloat16"],
+           f"capped and uncapped outputs {apart:.2e} apart "
            f"(must exceed {2 * TOL['bfloat16']:.0e})")
     print(f"check_jax_function: {'all passed' if not failed else f'{failed} failed'}")
     return 1 if failed else 0

@@ -9,7 +9,9 @@ Checks, each one line `PASS|FAIL|SKIP <name>: <detail>` on stdout:
 * values: O and dQ, dK, dV against the float64 reference
   (bench/attention_ref.py) for bhsd GQA causal-window, bshd views sliced
   out of one packed qkv buffer (non-contiguous), thd packed sequences
-  (each sequence against its own reference), d 64 and 128, f16 and bf16;
+  (each sequence against its own reference), d 64 and 128, f16 and bf16,
+  Gemma 2's softcap 50 (against the capped reference; the uncapped one must
+  be more than twice the bf16 limit away, so the cap is tested);
 * deterministic: two backward runs bitwise equal; a side stream gives the
   default stream's result;
 * compile: torch.compile(fullgraph=True) of the op (forward and backward,
@@ -45,6 +47,8 @@ sys.path.insert(0, HERE)
 
 #: Of max |ref|, against float64: bench/check_backward.py's gradient limits.
 TOL = {"bf16": 5e-2, "f16": 2e-2}
+#: Multiplies q in the softcap cases: scores of standard deviation ~20.
+CAP_BOOST = 20.0
 
 
 def parse_args(argv=None):
@@ -120,7 +124,7 @@ def check_fake(torch, sdpa):
         qt = torch.empty(500, 8, 128, dtype=torch.bfloat16, device="cuda")
         cu = torch.tensor([0, 200, 500], dtype=torch.int32, device="cuda")
         o, lse = torch.ops.sdpa_dialect.attention_forward(qt, qt, qt, cu, cu, 300, 300, -1, 0,
-                                                          False, -1.0, "thd", False)
+                                                          False, -1.0, 0.0, "thd", False)
         shapes.append(tuple(o.shape) == (500, 8, 128) and tuple(lse.shape) == (8, 500))
     return all(shapes), f"fake shapes {shapes}"
 
@@ -131,13 +135,15 @@ def check_opcheck(torch, sdpa):
     q, k, v = mk(1, 4, 130, 64), mk(1, 2, 130, 64), mk(1, 2, 130, 64)
     for t in (q, k, v):
         t.requires_grad_(True)
-    args = (q, k, v, None, None, -1, -1, 127, 0, False, -1.0, "bhsd", True)
-    torch.library.opcheck(torch.ops.sdpa_dialect.attention_forward, args)
-    o, lse = torch.ops.sdpa_dialect.attention_forward(*args)
-    bargs = (q.detach(), k.detach(), v.detach(), o.detach(), lse, torch.randn_like(o),
-             None, None, -1, -1, 127, 0, False, -1.0, "bhsd", True)
-    torch.library.opcheck(torch.ops.sdpa_dialect.attention_backward, bargs)
-    return True, "opcheck of attention_forward and attention_backward"
+    # Uncapped (window 128) and capped (softcap 50, causal: sdpa.kernels' COMMON).
+    for left, cap in ((127, 0.0), (-1, 50.0)):
+        args = (q, k, v, None, None, -1, -1, left, 0, False, -1.0, cap, "bhsd", True)
+        torch.library.opcheck(torch.ops.sdpa_dialect.attention_forward, args)
+        o, lse = torch.ops.sdpa_dialect.attention_forward(*args)
+        bargs = (q.detach(), k.detach(), v.detach(), o.detach(), lse, torch.randn_like(o),
+                 None, None, -1, -1, left, 0, False, -1.0, cap, "bhsd", True)
+        torch.library.opcheck(torch.ops.sdpa_dialect.attention_backward, bargs)
+    return True, "opcheck of attention_forward and attention_backward, without and with softcap"
 
 
 def to_bhsd(t, layout):
@@ -148,13 +154,16 @@ def check_values(torch, sdpa, scale_tol):
     import attention_ref as ref
     g = torch.Generator(device="cuda").manual_seed(2)
     worst, lines = 0.0, []  # worst: error / the case's tolerance
-    cases = [  # layout, dtype, d, (B, Hq, Hkv, S), causal, window
-        ("bhsd", torch.bfloat16, 64, (2, 8, 2, 300), True, (127, None)),
-        ("bshd", torch.float16, 128, (2, 4, 4, 257), True, (None, None)),
-        ("bhsd", torch.bfloat16, 128, (1, 4, 1, 1000), True, (4095, None)),
-        ("bshd", torch.float16, 64, (2, 4, 2, 190), False, (None, None)),
+    cases = [  # layout, dtype, d, (B, Hq, Hkv, S), causal, window, softcap
+        ("bhsd", torch.bfloat16, 64, (2, 8, 2, 300), True, (127, None), None),
+        ("bshd", torch.float16, 128, (2, 4, 4, 257), True, (None, None), None),
+        ("bhsd", torch.bfloat16, 128, (1, 4, 1, 1000), True, (4095, None), None),
+        ("bshd", torch.float16, 64, (2, 4, 2, 190), False, (None, None), None),
+        # Gemma 2's cap 50, q scaled by CAP_BOOST so that scores reach it.
+        ("bhsd", torch.bfloat16, 64, (2, 8, 2, 300), True, (None, None), 50.0),
+        ("bshd", torch.bfloat16, 128, (1, 4, 2, 600), True, (4095, None), 50.0),
     ]
-    for layout, dtype, d, (b, hq, hkv, s), causal, window in cases:
+    for layout, dtype, d, (b, hq, hkv, s), causal, window, softcap in cases:
         if layout == "bshd":  # q, k, v as views of one packed [B, S, Hq + 2 Hkv, D] buffer
             qkv = torch.randn(b, s, hq + 2 * hkv, d, device="cuda", dtype=dtype, generator=g)
             q, k, v = qkv[:, :, :hq], qkv[:, :, hq:hq + hkv], qkv[:, :, hq + hkv:]
@@ -162,20 +171,30 @@ def check_values(torch, sdpa, scale_tol):
             q = torch.randn(b, hq, s, d, device="cuda", dtype=dtype, generator=g)
             k = torch.randn(b, hkv, s, d, device="cuda", dtype=dtype, generator=g)
             v = torch.randn(b, hkv, s, d, device="cuda", dtype=dtype, generator=g)
+        if softcap:
+            q = q * CAP_BOOST
         q, k, v = (t.detach().requires_grad_(True) for t in (q, k, v))
-        o = sdpa.attention(q, k, v, causal=causal, window=window, layout=layout)
+        o = sdpa.attention(q, k, v, causal=causal, window=window, layout=layout,
+                           softcap=softcap)
         do = torch.randn_like(o)
         o.backward(do)
         left, right = band(causal, window)
         scale = 1 / math.sqrt(d)
         args = [to_bhsd(t.detach(), layout) for t in (q, k, v)]
-        ro, _ = ref.reference(*args, left, right, "top_left", scale)
-        rg = ref.reference_grads(*args, to_bhsd(do, layout), left, right, "top_left", scale)
+        ro, _ = ref.reference(*args, left, right, "top_left", scale, softcap=softcap)
+        rg = ref.reference_grads(*args, to_bhsd(do, layout), left, right, "top_left", scale,
+                                 softcap=softcap)
         errs = [ref.rel(to_bhsd(o.detach(), layout), ro)] + [
             ref.rel(to_bhsd(t.grad, layout), r) for t, r in zip((q, k, v), rg)]
         tol = scale_tol * TOL["bf16" if dtype == torch.bfloat16 else "f16"]
         worst = max([worst] + [e / tol for e in errs])
-        lines.append(f"{layout} {str(dtype)[6:]} d{d} {s}: " + " ".join(f"{e:.1e}" for e in errs))
+        if softcap:  # the cap must matter on these inputs
+            plain, _ = ref.reference(*args, left, right, "top_left", scale)
+            apart = ref.rel(plain, ro)
+            worst = max(worst, 2 * TOL["bf16"] / max(apart, 1e-30))
+            errs.append(apart)
+        lines.append(f"{layout} {str(dtype)[6:]} d{d} {s}{f' cap {softcap:g}' if softcap else ''}: "
+                     + " ".join(f"{e:.1e}" for e in errs))
     # Packed sequences: each against its own reference.
     lens = [100, 37, 250, 0, 64]
     cu = torch.tensor([0] + list(itertools.accumulate(lens)), dtype=torch.int32, device="cuda")

@@ -27,6 +27,7 @@ frame is removed and reported as refused.
 """
 
 import argparse
+import math
 import os
 import re
 import shutil
@@ -34,6 +35,9 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from typing import Optional
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from sdpa.config import KernelConfig, float32  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -138,37 +142,13 @@ IMPORTED = {
 IMPORTED_LOWERING = {"gemma2_like_softcap_xla_vg": "tile-kv=32"}
 
 
-def edge(value):
-    return "inf" if value is None else str(value)
-
-
 def source(name, c):
-    """The op of configuration `c` in a function, with dynamic sizes."""
-    d, t = c.head_dim, c.dtype
-    if c.thd:
-        x, lse = f"tensor<?x?x{d}x{t}>", "tensor<?x?xf32>"
-        seqlens = " seqlens(%cq, %ck : tensor<?xi32>, tensor<?xi32>)"
-        extra_args = ", %cq: tensor<?xi32>, %ck: tensor<?xi32>"
-        layout = ", layout = #sdpa.layout<thd>"
-    else:
-        x, lse = f"tensor<?x?x?x{d}x{t}>", "tensor<?x?x?xf32>"
-        seqlens = extra_args = layout = ""
-    mask = (f"mask = #sdpa.band<left = {edge(c.left)}, right = {edge(c.right)}, "
-            f"align = {c.align}>")
-    if c.softcap is not None:
-        mask += f", softcap = {c.softcap!r} : f32"
-    if c.direction == F:
-        return (f"func.func @{name}(%q: {x}, %k: {x}, %v: {x}{extra_args}) -> ({x}, {lse}) {{\n"
-                f"  %o, %lse = sdpa.attention %q, %k, %v{seqlens} {{{mask}{layout}}}\n"
-                f"      : {x}, {x}, {x} -> {x}, {lse}\n"
-                f"  return %o, %lse : {x}, {lse}\n}}\n")
-    det = ", deterministic" if c.deterministic else ""
-    return (f"func.func @{name}(%q: {x}, %k: {x}, %v: {x}, %o: {x}, %do: {x}, "
-            f"%lse: {lse}{extra_args}) -> ({x}, {x}, {x}) {{\n"
-            f"  %dq, %dk, %dv = sdpa.attention_grad %q, %k, %v, %o, %do, %lse{seqlens} "
-            f"{{{mask}{layout}{det}}}\n"
-            f"      : {x}, {x}, {x}, {x}, {x}, {lse} -> {x}, {x}, {x}\n"
-            f"  return %dq, %dk, %dv : {x}, {x}, {x}\n}}\n")
+    """The op of configuration `c` in a function @name, with dynamic sizes: the
+    text sdpa.config writes for the frontends' kernel cache (one writer)."""
+    softcap = None if c.softcap is None else float32(c.softcap)
+    return KernelConfig(c.direction, c.dtype, c.head_dim, c.left, c.right, c.align, c.thd,
+                        c.deterministic, float32(1.0 / math.sqrt(c.head_dim)), c.tile_q,
+                        c.tile_kv, softcap).mlir(name)
 
 
 def pipeline(name, c, out):

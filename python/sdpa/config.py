@@ -2,8 +2,8 @@
 
 A configuration is everything `sdpa-opt` bakes into an artifact
 (docs/Artifact.md): direction, element type, head dim, band (left, right,
-alignment), dense or THD, the backward's dQ mode, the softmax scale and the
-tiles. Shapes are not part of it: every artifact is compiled from an op with
+alignment), dense or THD, the backward's dQ mode, the softmax scale, the
+logit softcap and the tiles. Shapes are not part of it: every artifact is compiled from an op with
 dynamic batch, heads and lengths, so one serves every shape.
 
     cfg = select("forward", "bf16", 64, left=127, right=0)
@@ -20,11 +20,15 @@ import struct
 from dataclasses import dataclass
 from typing import Optional
 
+from .schema_tables import BACKWARD_HEAD_DIMS, FORWARD_HEAD_DIMS
+
 __all__ = ["ConfigError", "KernelConfig", "select", "resolve_band", "DTYPES", "HEAD_DIMS"]
 
-#: Element types and head dims the kernels are compiled for (docs/Runtime.md).
+#: Element types the kernels are compiled for (docs/Runtime.md).
 DTYPES = ("f16", "bf16")
-HEAD_DIMS = (64, 128)
+#: Head dims by direction: the schema's table (sdpa.schema_tables, generated
+#: from include/SdpaSchema), the one the lowering and the runtime check.
+HEAD_DIMS = {"forward": FORWARD_HEAD_DIMS, "backward": BACKWARD_HEAD_DIMS}
 ALIGNS = ("top_left", "bottom_right")
 DIRECTIONS = ("forward", "backward")
 
@@ -36,6 +40,27 @@ class ConfigError(ValueError):
 def float32(x):
     """`x` rounded to the nearest float32, as the manifest and kernels hold it."""
     return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def describe_dims(dims):
+    """(64, 128) -> "64 or 128", as the schema says it."""
+    dims = [str(d) for d in dims]
+    return dims[0] if len(dims) == 1 else ", ".join(dims[:-1]) + " or " + dims[-1]
+
+
+def check_softcap(softcap):
+    """The logit cap c of c * tanh(s / c) (docs/Semantics.md §7): None or +inf is
+    none (returns None); otherwise a positive finite number, rounded to float32
+    as the op's attribute and the kernels hold it."""
+    if softcap is None:
+        return None
+    if isinstance(softcap, bool) or not isinstance(softcap, (int, float)) or \
+            math.isnan(softcap) or softcap <= 0:
+        raise ConfigError(f"softcap: expected a positive number (or None/inf: no cap), "
+                          f"got {softcap!r}")
+    if math.isinf(softcap):
+        return None
+    return float32(float(softcap))
 
 
 def _edge(name, value):
@@ -86,6 +111,7 @@ class KernelConfig:
     scale: float  # float32-rounded
     tile_q: Optional[int] = None  # None: the pipeline's default
     tile_kv: Optional[int] = None
+    softcap: Optional[float] = None  # float32-rounded; None: no cap
 
     @property
     def key(self):
@@ -98,6 +124,8 @@ class KernelConfig:
         if self.direction == "backward":
             parts.append("det" if self.deterministic else "nd")
         parts.append("s" + f"{self.scale:.9g}".replace("+", ""))  # a plain file stem
+        if self.softcap is not None:
+            parts.append("c" + f"{self.softcap:.9g}".replace("+", ""))
         if self.tile_q:
             parts.append(f"tq{self.tile_q}")
         if self.tile_kv:
@@ -105,7 +133,8 @@ class KernelConfig:
         return "-".join(parts)
 
     _KEY = re.compile(r"(fwd|bwd)-(f16|bf16)-d(\d+)-l(inf|\d+)-r(inf|\d+)-(tl|br)-(dense|thd)"
-                      r"(?:-(det|nd))?-s([0-9.e+-]+)(?:-tq(\d+))?(?:-tk(\d+))?")
+                      r"(?:-(det|nd))?-s([0-9.e+-]+)(?:-c([0-9.e+-]+))?(?:-tq(\d+))?"
+                      r"(?:-tk(\d+))?")
 
     @classmethod
     def from_key(cls, key):
@@ -119,8 +148,9 @@ class KernelConfig:
                   int(m.group(3)), edge(m.group(4)), edge(m.group(5)),
                   "top_left" if m.group(6) == "tl" else "bottom_right",
                   m.group(7) == "thd", m.group(8) == "det", float32(float(m.group(9))),
-                  int(m.group(10)) if m.group(10) else None,
-                  int(m.group(11)) if m.group(11) else None)
+                  int(m.group(11)) if m.group(11) else None,
+                  int(m.group(12)) if m.group(12) else None,
+                  float32(float(m.group(10))) if m.group(10) else None)
         if cfg.key != key:
             raise ConfigError(f"key: '{key}' is not in canonical form (expected '{cfg.key}')")
         return cfg
@@ -132,12 +162,16 @@ class KernelConfig:
                 f"band(left={edge(self.left)}, right={edge(self.right)}, {self.align}) "
                 f"{'thd' if self.varlen else 'dense'} "
                 f"scale {self.scale:.9g}")
+        if self.softcap is not None:
+            text += f" softcap {self.softcap:.9g}"
         if self.direction == "backward":
             text += " deterministic" if self.deterministic else " atomic-dq"
         return text
 
-    def mlir(self):
-        """The function `sdpa-opt` compiles: the op with dynamic sizes."""
+    def mlir(self, name=None):
+        """The function `sdpa-opt` compiles: the op with dynamic sizes (the one
+        writer of this text: bench/make_artifacts.py compiles it too). `name`:
+        the function's symbol, by default the key's."""
         d, t = self.head_dim, self.dtype
         if self.varlen:
             x, lse = f"tensor<?x?x{d}x{t}>", "tensor<?x?xf32>"
@@ -150,7 +184,9 @@ class KernelConfig:
         edge = lambda e: "inf" if e is None else str(e)  # noqa: E731
         attrs = (f"mask = #sdpa.band<left = {edge(self.left)}, right = {edge(self.right)}, "
                  f"align = {self.align}>, scale = {self.scale:.17e} : f64{layout}")
-        name = "@" + self.key.replace("-", "_").replace(".", "p").replace("+", "")
+        if self.softcap is not None:
+            attrs += f", softcap = {self.softcap:.9e} : f32"
+        name = "@" + (name or self.key.replace("-", "_").replace(".", "p").replace("+", ""))
         if self.direction == "forward":
             return (f"func.func {name}(%q: {x}, %k: {x}, %v: {x}{offsets}) -> ({x}, {lse}) {{\n"
                     f"  %o, %lse = sdpa.attention %q, %k, %v{seqlens} {{{attrs}}}\n"
@@ -176,24 +212,26 @@ class KernelConfig:
 
 def _tiles(direction, head_dim):
     """(tile_q, tile_kv) of a configuration; None is the pipeline's default.
-    The forward at d = 128 takes key tiles of 32 (at 64 its bf16 kernel
-    spills); the backward keeps its pipeline's defaults. These are the
-    tiles bench/make_artifacts.py compiles and the GPU checks cover."""
-    return (None, 32) if direction == "forward" and head_dim == 128 else (None, None)
+    The forward from d = 128 up takes key tiles of 32 (at 64 its bf16 kernel
+    spills at d 128, and from d 160 the tiles do not fit shared memory); the
+    backward keeps its pipeline's defaults. These are the tiles
+    bench/make_artifacts.py compiles and the GPU checks cover."""
+    return (None, 32) if direction == "forward" and head_dim >= 128 else (None, None)
 
 
 def select(direction, dtype, head_dim, left=None, right=None, align="top_left", varlen=False,
-           deterministic=False, scale=None):
+           deterministic=False, scale=None, softcap=None):
     """The configuration for an attention call: checks every argument
     (ConfigError naming it) and picks the tiles. `scale` None is
-    1/sqrt(head_dim); it is rounded to float32 so that equal kernels get one
-    key."""
+    1/sqrt(head_dim); it and `softcap` (None or inf: no cap) are rounded to
+    float32 so that equal kernels get one key."""
     if direction not in DIRECTIONS:
         raise ConfigError(f"direction: expected 'forward' or 'backward', got {direction!r}")
     if dtype not in DTYPES:
         raise ConfigError(f"dtype: the kernels take f16 or bf16, got {dtype}")
-    if head_dim not in HEAD_DIMS:
-        raise ConfigError(f"head_dim: the kernels are compiled for 64 or 128, got {head_dim}")
+    if head_dim not in HEAD_DIMS[direction]:
+        raise ConfigError(f"head_dim: the {direction} kernels are compiled for "
+                          f"{describe_dims(HEAD_DIMS[direction])}, got {head_dim}")
     left, right, align = resolve_band(False, (left, right), align)
     if scale is None:
         scale = 1.0 / math.sqrt(head_dim)
@@ -202,6 +240,7 @@ def select(direction, dtype, head_dim, left=None, right=None, align="top_left", 
         raise ConfigError(f"scale: expected a positive finite number, got {scale!r}")
     if direction == "forward" and deterministic:
         deterministic = False  # the forward has no dQ: one artifact serves both
+    softcap = check_softcap(softcap)
     tile_q, tile_kv = _tiles(direction, head_dim)
     return KernelConfig(direction, dtype, head_dim, left, right, align, bool(varlen),
-                        bool(deterministic), float32(float(scale)), tile_q, tile_kv)
+                        bool(deterministic), float32(float(scale)), tile_q, tile_kv, softcap)

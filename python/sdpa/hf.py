@@ -18,8 +18,8 @@ no padding in `attention_mask`, and every query sees itself and, unless
 the window is 1, the key before it (a packed sequence given by
 position_ids breaks the second at each boundary). Otherwise the mask
 function returns a mask and the attention function refuses it with a
-message. Refused as well: dropout > 0, softcap (Gemma 2) and sinks
-(`s_aux`, gpt-oss) until the kernels support them.
+message. Gemma 2's `softcap` goes to the op. Refused: dropout > 0, and
+sinks (`s_aux`, gpt-oss) until the kernels support them.
 """
 
 import torch

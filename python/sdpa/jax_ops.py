@@ -9,9 +9,9 @@ The forward is an `sdpa_forward` call, the backward an `sdpa_backward` call
 (the call convention of docs/Export.md, run by the handler in runtime/ffi):
 the kernels are the cache's (sdpa.kernels), looked up (or compiled) when
 the function is traced, and named to the handler by artifact path; the
-handler checks band, scale and layout against the manifest. Dense layouts
-(bshd, JAX's [B, T, N, H], and bhsd) with static shapes; f16/bf16, head dim
-64 or 128, GQA. The backward's workspaces are extra results of its call
+handler checks band, scale, softcap and layout against the manifest. Dense
+layouts (bshd, JAX's [B, T, N, H], and bhsd) with static shapes; f16/bf16,
+the head dims of the schema's tables (sdpa.config.HEAD_DIMS), GQA. The backward's workspaces are extra results of its call
 that nothing reads (XLA allocates them).
 """
 
@@ -25,7 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import kernels
-from .config import resolve_band, select
+from .config import check_softcap, resolve_band, select
 
 __all__ = ["attention", "register", "find_ffi_library", "FFI_LIBRARY", "TARGETS"]
 
@@ -161,7 +161,8 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
     """Attention of q over k, v under a band (docs/Semantics.md), differentiable.
 
     layout "bshd" (default; q [B, Sq, Hq, D] as jax.nn.dot_product_attention)
-    or "bhsd". window=(left, right), causal, align, scale, deterministic as
+    or "bhsd". window=(left, right), causal, align, scale, softcap (c * tanh(s / c)
+    before the mask; None or inf: none), deterministic as
     sdpa.torch_ops.attention. Call register() first.
     """
     left, right, align = resolve_band(causal, window, align)
@@ -170,8 +171,7 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
                          "(packed sequences are not exported, docs/Export.md)")
     if sinks is not None:
         raise NotImplementedError("sinks: the kernels have no attention sinks yet")
-    if softcap is not None:
-        raise NotImplementedError("softcap: the kernels have no logit softcap yet")
+    softcap = check_softcap(softcap)
     for name, x in (("q", q), ("k", k), ("v", v)):
         if x.ndim != 4:
             raise ValueError(f"{name}: expected 4 dimensions for layout {layout}, got {x.ndim}")
@@ -187,12 +187,13 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
     if scale is None:
         scale = 1.0 / math.sqrt(d)
     dtype = _DTYPES[jnp.dtype(q.dtype)]
-    fwd = select("forward", dtype, d, left, right, align, scale=scale)
+    fwd = select("forward", dtype, d, left, right, align, scale=scale, softcap=softcap)
     bwd = select("backward", dtype, d, left, right, align, deterministic=deterministic,
-                 scale=scale)
+                 scale=scale, softcap=softcap)
     fwd_stem, fwd_kernel, _ = _artifact(fwd, "forward")
     bwd_stem, bwd_kernel, bwd_header = _artifact(bwd, "bwd_main")
     spec = _Spec(layout, -1 if left is None else left, -1 if right is None else right,
-                 align == "bottom_right", fwd.scale, 0.0, bool(deterministic), fwd_stem, fwd_kernel,
+                 align == "bottom_right", fwd.scale, fwd.softcap or 0.0, bool(deterministic),
+                 fwd_stem, fwd_kernel,
                  bwd_stem, bwd_kernel, int(bwd_header["tile_q"]))
     return _attention(q, k, v, spec)

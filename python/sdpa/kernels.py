@@ -12,7 +12,8 @@ into the cache by sdpa-opt ($SDPA_OPT, PATH, or the checkout's build/bin),
 once: later lookups of any shape find it. Without sdpa-opt a
 MissingKernelError names the configuration and the exact command that
 builds it. Every artifact found is checked against its configuration (the
-manifest's direction, dtype, head dim, band, layout, dQ mode, scale), so a
+manifest's direction, dtype, head dim, band, layout, dQ mode, scale,
+softcap), so a
 stale or misplaced file is an error, never another attention.
 
 The prebuilt set (machines without MLIR):
@@ -32,7 +33,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from .config import ConfigError, KernelConfig, float32, select
+from .config import HEAD_DIMS, ConfigError, KernelConfig, float32, select
 
 __all__ = ["KernelCache", "MissingKernelError", "StaleKernelError", "COMMON", "read_manifest",
            "find_sdpa_opt", "default_cache_dir", "FORMAT"]
@@ -54,7 +55,10 @@ def _common():
     backwards, for full attention, causal, and the causal sliding windows of
     gpt-oss (128 keys) and Mistral (4096 keys), top-left aligned (which is
     every band of a dense call with Sq = Skv, sdpa.torch_ops), dense; and
-    packed (THD) bf16 causal and window 128 at both head dims."""
+    packed (THD) bf16 causal and window 128 at both head dims; and Gemma 2's
+    logit softcap 50 (bf16, causal and its 4096-key window): both ways at
+    d 64 and 128, the forward at its own d 256 (the backward where the
+    schema's table has d 256)."""
     configs = []
     bands = ((None, None), (None, 0), (127, 0), (4095, 0))
     for dtype in ("bf16", "f16"):
@@ -64,14 +68,20 @@ def _common():
     for head_dim in (64, 128):
         for left, right in bands[1:3]:
             configs += _directions("bf16", head_dim, left, right, True)
+    for head_dim in (64, 128, 256):
+        for left, right in ((None, 0), (4095, 0)):
+            configs += _directions("bf16", head_dim, left, right, False, softcap=50.0)
     return tuple(configs)
 
 
-def _directions(dtype, head_dim, left, right, varlen):
-    """The forward and both backwards of one attention."""
-    return [select("forward", dtype, head_dim, left, right, varlen=varlen)] + [
-        select("backward", dtype, head_dim, left, right, varlen=varlen, deterministic=det)
-        for det in (False, True)]
+def _directions(dtype, head_dim, left, right, varlen, softcap=None):
+    """The forward and both backwards of one attention (the backwards where
+    the schema has the head dim)."""
+    configs = [select("forward", dtype, head_dim, left, right, varlen=varlen, softcap=softcap)]
+    if head_dim in HEAD_DIMS["backward"]:
+        configs += [select("backward", dtype, head_dim, left, right, varlen=varlen,
+                           deterministic=det, softcap=softcap) for det in (False, True)]
+    return configs
 
 
 COMMON = _common()
@@ -151,6 +161,16 @@ def check_manifest(path, cfg):
         raise StaleKernelError(f"{path}: scale is {header.get('scale')!r}, but its key "
                                f"{cfg.key} says {cfg.scale:.9g} (a stale or misplaced "
                                "artifact: delete it to rebuild)")
+    # The cap the kernels bake in: no `softcap` key is none.
+    try:
+        softcap = float32(float(header["softcap"])) if "softcap" in header else None
+    except ValueError:
+        softcap = float("nan")
+    if softcap != cfg.softcap:
+        raise StaleKernelError(f"{path}: softcap is {header.get('softcap', 'none')!r}, but its "
+                               f"key {cfg.key} says "
+                               f"{'none' if cfg.softcap is None else f'{cfg.softcap:.9g}'} "
+                               "(a stale or misplaced artifact: delete it to rebuild)")
     ptx = os.path.join(os.path.dirname(path), header.get("ptx", ""))
     if not header.get("ptx") or not os.path.isfile(ptx):
         raise StaleKernelError(f"{path}: its PTX {ptx} is missing (delete the manifest to rebuild)")

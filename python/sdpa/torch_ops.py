@@ -25,7 +25,8 @@ from typing import Optional, Tuple
 import torch
 
 from . import kernels
-from .config import DTYPES, HEAD_DIMS, resolve_band, select
+from .config import DTYPES, HEAD_DIMS, ConfigError, check_softcap, describe_dims, resolve_band, \
+    select
 
 __all__ = ["attention", "HAVE_CUSTOM_OP", "LAYOUTS", "set_kernel_cache"]
 
@@ -71,8 +72,13 @@ def _check_args(q, k, v, layout, cu_seqlens_q, cu_seqlens_kv, max_seqlen_q, max_
         raise ValueError(f"v: shape {list(v.shape)} differs from k's {list(k.shape)}")
     bq, hq, _, d = _dims(q, layout)
     bk, hk, _, dk = _dims(k, layout)
-    if d not in HEAD_DIMS:
-        raise ValueError(f"q: head_dim (last dimension) must be 64 or 128, got {d}")
+    # The forward's table; a backward (q, k or v requiring grad) needs the
+    # backward's too (the schema's tables, sdpa.config.HEAD_DIMS).
+    direction = "backward" if any(t.requires_grad for t in (q, k, v)) else "forward"
+    if d not in HEAD_DIMS["forward"] or d not in HEAD_DIMS[direction]:
+        raise ValueError(f"q: head_dim (last dimension) must be "
+                         f"{describe_dims(HEAD_DIMS[direction])}"
+                         f"{' (with autograd)' if direction == 'backward' else ''}, got {d}")
     if dk != d:
         raise ValueError(f"k: head_dim {dk} differs from q's {d}")
     if bk != bq:
@@ -101,9 +107,10 @@ def _check_args(q, k, v, layout, cu_seqlens_q, cu_seqlens_kv, max_seqlen_q, max_
     if sinks is not None:
         raise NotImplementedError("sinks: the kernels have no attention sinks yet "
                                   "(docs/Frontends.md)")
-    if softcap is not None:
-        raise NotImplementedError("softcap: the kernels have no logit softcap yet "
-                                  "(docs/Frontends.md)")
+    try:
+        check_softcap(softcap)
+    except ConfigError as e:
+        raise ValueError(str(e)) from None
     if scale is not None and (isinstance(scale, bool) or not isinstance(scale, (int, float))
                               or not math.isfinite(scale) or scale <= 0):
         raise ValueError(f"scale: expected a positive finite number, got {scale!r}")
@@ -130,8 +137,11 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
     window=(left, right): query i sees keys i - left .. i + right (None or -1:
     unbounded); causal=True is right = 0. align "bottom_right" shifts the
     band by Skv - Sq (per sequence for thd). scale None is 1/sqrt(D).
+    softcap=c caps every score as c * tanh(s / c) before the mask (Gemma 2;
+    None or inf: no cap), both ways.
     deterministic: the backward adds dQ partials in a fixed order (bitwise
-    repeatable). float16/bfloat16, D 64 or 128, CUDA tensors on one device;
+    repeatable). float16/bfloat16, D of the schema's tables (sdpa.config.HEAD_DIMS:
+    the backward's when autograd needs it), CUDA tensors on one device;
     any strides with a contiguous head dim are used as they are, others are
     copied. Returns O with q's shape.
     """
@@ -146,8 +156,15 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
         -1 if max_seqlen_q is None else max_seqlen_q,
         -1 if max_seqlen_kv is None else max_seqlen_kv,
         -1 if left is None else left, -1 if right is None else right,
-        align == "bottom_right", -1.0 if scale is None else float(scale), layout, deterministic)
+        align == "bottom_right", -1.0 if scale is None else float(scale),
+        _softcap_arg(softcap), layout, deterministic)
     return o
+
+
+def _softcap_arg(softcap):
+    """The ops' softcap argument: the float32 cap, 0.0 for none."""
+    cap = check_softcap(softcap)
+    return 0.0 if cap is None else cap
 
 
 # -- kernels by configuration ------------------------------------------------
@@ -163,7 +180,8 @@ def set_kernel_cache(cache):
     _artifacts.clear()
 
 
-def _artifact(direction, q, k, left, right, bottom_right, scale, layout, deterministic):
+def _artifact(direction, q, k, left, right, bottom_right, scale, softcap, layout,
+              deterministic):
     """The loaded artifact for a call (loaded once per configuration)."""
     global _cache
     if layout != "thd" and q.shape[-2 if layout == "bhsd" else -3] == \
@@ -172,7 +190,8 @@ def _artifact(direction, q, k, left, right, bottom_right, scale, layout, determi
     cfg = select(direction, _DTYPE_NAMES[q.dtype], q.shape[-1],
                  None if left < 0 else left, None if right < 0 else right,
                  "bottom_right" if bottom_right else "top_left", layout == "thd",
-                 deterministic, None if scale <= 0 else scale)
+                 deterministic, None if scale <= 0 else scale,
+                 None if softcap <= 0 else softcap)
     art = _artifacts.get(cfg)
     if art is None:
         from .runtime import Artifact
@@ -206,25 +225,28 @@ if HAVE_CUSTOM_OP:
     def _forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                  cu_seqlens_q: Optional[torch.Tensor], cu_seqlens_kv: Optional[torch.Tensor],
                  max_seqlen_q: int, max_seqlen_kv: int, left: int, right: int,
-                 bottom_right: bool, scale: float, layout: str,
+                 bottom_right: bool, scale: float, softcap: float, layout: str,
                  deterministic: bool) -> Tuple[torch.Tensor, torch.Tensor]:
-        art = _artifact("forward", q, k, left, right, bottom_right, scale, layout, False)
+        art = _artifact("forward", q, k, left, right, bottom_right, scale, softcap, layout,
+                        False)
         return art.forward(_usable(q), _usable(k), _usable(v), layout=layout,
                            cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv,
                            max_seqlen_q=_max(max_seqlen_q), max_seqlen_kv=_max(max_seqlen_kv))
 
     @_forward.register_fake
     def _forward_fake(q, k, v, cu_seqlens_q, cu_seqlens_kv, max_seqlen_q, max_seqlen_kv, left,
-                      right, bottom_right, scale, layout, deterministic):
+                      right, bottom_right, scale, softcap, layout, deterministic):
         return q.new_empty(q.shape), q.new_empty(_lse_shape(q, layout), dtype=torch.float32)
 
     @torch.library.custom_op("sdpa_dialect::attention_backward", mutates_args=())
     def _backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor,
                   lse: torch.Tensor, do: torch.Tensor, cu_seqlens_q: Optional[torch.Tensor],
                   cu_seqlens_kv: Optional[torch.Tensor], max_seqlen_q: int, max_seqlen_kv: int,
-                  left: int, right: int, bottom_right: bool, scale: float, layout: str,
+                  left: int, right: int, bottom_right: bool, scale: float, softcap: float,
+                  layout: str,
                   deterministic: bool) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        art = _artifact("backward", q, k, left, right, bottom_right, scale, layout, deterministic)
+        art = _artifact("backward", q, k, left, right, bottom_right, scale, softcap, layout,
+                        deterministic)
         return art.backward(_usable(q), _usable(k), _usable(v), o, lse, _usable(do),
                             layout=layout, cu_seqlens_q=cu_seqlens_q,
                             cu_seqlens_kv=cu_seqlens_kv, max_seqlen_q=_max(max_seqlen_q),
@@ -232,11 +254,12 @@ if HAVE_CUSTOM_OP:
 
     @_backward.register_fake
     def _backward_fake(q, k, v, o, lse, do, cu_seqlens_q, cu_seqlens_kv, max_seqlen_q,
-                       max_seqlen_kv, left, right, bottom_right, scale, layout, deterministic):
+                       max_seqlen_kv, left, right, bottom_right, scale, softcap, layout,
+                       deterministic):
         return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
 
     _CONFIG_ARGS = ("max_seqlen_q", "max_seqlen_kv", "left", "right", "bottom_right", "scale",
-                    "layout", "deterministic")
+                    "softcap", "layout", "deterministic")
 
     def _setup_context(ctx, inputs, output):
         q, k, v, cu_q, cu_kv = inputs[:5]

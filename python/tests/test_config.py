@@ -7,7 +7,9 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from sdpa.config import ConfigError, KernelConfig, resolve_band, select  # noqa: E402
+from sdpa.config import ConfigError, HEAD_DIMS, KernelConfig, describe_dims, resolve_band, \
+    select  # noqa: E402
+from sdpa.schema_tables import BACKWARD_HEAD_DIMS, FORWARD_HEAD_DIMS  # noqa: E402
 from sdpa.kernels import COMMON  # noqa: E402
 
 
@@ -58,10 +60,41 @@ class SelectTest(unittest.TestCase):
             self.assertEqual(KernelConfig.from_key(cfg.key), cfg)
 
     def test_common_set(self):
-        self.assertEqual(len(COMMON), 60)
-        self.assertEqual(len({c.key for c in COMMON}), 60)
+        # 16 attentions of three directions, 4 packed ones; Gemma 2's cap 50 at
+        # two bands: three directions at d 64 and 128, at d 256 as the schema has.
+        at256 = 3 if 256 in BACKWARD_HEAD_DIMS else 1
+        count = 16 * 3 + 4 * 3 + 2 * (3 + 3 + at256)
+        self.assertEqual(len(COMMON), count)
+        self.assertEqual(len({c.key for c in COMMON}), count)
         self.assertEqual(sum(c.varlen for c in COMMON), 12)
+        self.assertEqual(sum(c.softcap == 50.0 for c in COMMON), 2 * (3 + 3 + at256))
         self.assertIn("bwd-bf16-d64-l4095-r0-tl-dense-nd-s0.125", [c.key for c in COMMON])
+
+    def test_softcap_is_in_the_key(self):
+        # Gemma 2's cap: its own kernel, rounded to float32 like the scale; no
+        # cap (None or +inf) is the uncapped kernel.
+        capped = select("forward", "bf16", 256, None, 0, softcap=50.0)
+        self.assertEqual(capped.key, "fwd-bf16-d256-linf-r0-tl-dense-s0.0625-c50-tk32")
+        self.assertEqual(KernelConfig.from_key(capped.key), capped)
+        self.assertEqual(select("forward", "bf16", 64, softcap=float("inf")),
+                         select("forward", "bf16", 64))
+        self.assertEqual(select("backward", "f16", 64, 127, 0, softcap=0.1).softcap,
+                         0.10000000149011612)
+        back = select("backward", "f16", 64, 127, 0, deterministic=True, softcap=2.0)
+        self.assertEqual(back.key, "bwd-f16-d64-l127-r0-tl-dense-det-s0.125-c2")
+        self.assertEqual(KernelConfig.from_key(back.key), back)
+        self.assertIn("softcap 2", back.describe())
+        self.assertIn("softcap = 2.000000000e+00 : f32", back.mlir())
+        self.assertNotIn("softcap", select("forward", "bf16", 64).mlir())
+
+    def test_head_dims_are_the_schemas(self):
+        # One table (include/SdpaSchema), read through the generated module;
+        # SdpaPython_schema_tables checks that the module is the schema's.
+        self.assertEqual(HEAD_DIMS, {"forward": FORWARD_HEAD_DIMS,
+                                     "backward": BACKWARD_HEAD_DIMS})
+        for direction, dims in HEAD_DIMS.items():
+            for d in dims:
+                self.assertEqual(select(direction, "f16", d).head_dim, d)
 
     def test_bad_keys(self):
         cases = {
@@ -89,8 +122,18 @@ class SelectTest(unittest.TestCase):
         cases = [
             (lambda: select("sideways", "bf16", 64), "direction: expected 'forward' or 'backward'"),
             (lambda: select("forward", "f32", 64), "dtype: the kernels take f16 or bf16, got f32"),
-            (lambda: select("forward", "bf16", 96), "head_dim: the kernels are compiled for 64 "
-                                                    "or 128, got 96"),
+            (lambda: select("forward", "bf16", 33), "head_dim: the forward kernels are compiled "
+                                                    f"for {describe_dims(FORWARD_HEAD_DIMS)}, "
+                                                    "got 33"),
+            (lambda: select("backward", "bf16", 33), "head_dim: the backward kernels are "
+                                                     "compiled for "
+                                                     f"{describe_dims(BACKWARD_HEAD_DIMS)}, got 33"),
+            (lambda: select("forward", "bf16", 64, softcap=0), "softcap: expected a positive "
+                                                               "number (or None/inf: no cap), "
+                                                               "got 0"),
+            (lambda: select("forward", "bf16", 64, softcap=float("nan")), "softcap: expected a "
+                                                                          "positive number"),
+            (lambda: select("forward", "bf16", 64, softcap=True), "softcap: expected a positive"),
             (lambda: select("forward", "bf16", 64, scale=0), "scale: expected a positive finite"),
             (lambda: select("forward", "bf16", 64, scale=float("inf")), "scale: expected a "
                                                                         "positive finite"),

@@ -89,6 +89,44 @@ class CacheTest(unittest.TestCase):
         with self.assertRaisesRegex(kernels.StaleKernelError, "its PTX .* is missing"):
             cache.manifest(FWD)
 
+    def test_softcap_kernels(self):
+        # Gemma 2's cap: compiled with the cap in the manifest, byte for byte
+        # bench/make_artifacts.py's (one writer of the op's text, sdpa.config);
+        # an artifact whose cap differs from its key's is stale.
+        cache = kernels.KernelCache(sdpa_opt=SDPA_OPT)
+        capped = select("backward", "f16", 64, 127, 0, deterministic=True, softcap=2.0)
+        path = cache.manifest(capped)
+        header, _ = kernels.read_manifest(path)
+        self.assertEqual(header["softcap"], "2")
+        ref = os.path.join(self.tmp.name, "ref")
+        res = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "make_artifacts.py"),
+                              "--sdpa-opt", SDPA_OPT, "--out", ref, "--only",
+                              "bwd_f16_d64_win127_softcap2_det"], capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        with open(os.path.join(ref, "bwd_f16_d64_win127_softcap2_det.ptx")) as a, \
+                open(path[: -len("manifest")] + "ptx") as b:
+            self.assertEqual(a.read(), b.read())
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text.replace("softcap 2\n", "softcap 3\n"))
+        with self.assertRaises(kernels.StaleKernelError) as cm:
+            cache.manifest(capped)
+        self.assertEqual(str(cm.exception),
+                         f"{path}: softcap is '3', but its key {capped.key} says 2 (a stale or "
+                         "misplaced artifact: delete it to rebuild)")
+        with open(path, "w") as f:
+            f.write(text.replace("softcap 2\n", ""))
+        with self.assertRaisesRegex(kernels.StaleKernelError, "softcap is 'none', but its key"):
+            cache.manifest(capped)
+        # The uncapped kernel under a capped key, and the reverse.
+        plain = cache.manifest(FWD)
+        os.replace(plain, os.path.join(os.path.dirname(plain),
+                                       select("forward", "bf16", 64, 127, 0, softcap=50.0).key
+                                       + ".manifest"))
+        with self.assertRaisesRegex(kernels.StaleKernelError, "softcap is 'none', but its key"):
+            cache.manifest(select("forward", "bf16", 64, 127, 0, softcap=50.0))
+
     def test_missing_configuration_says_which_and_the_command_builds_it(self):
         cache = kernels.KernelCache(sdpa_opt=None)
         with self.assertRaises(kernels.MissingKernelError) as cm:

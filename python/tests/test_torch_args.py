@@ -36,6 +36,8 @@ class ArgumentTest(unittest.TestCase):
         self.refused(CUDA)
         self.refused(CUDA, causal=True, window=(127, 0), align="bottom_right", scale=0.2,
                      deterministic=True)
+        self.refused(CUDA, softcap=50.0)
+        self.refused(CUDA, softcap=float("inf"))
         t = torch.zeros(2, 16, 4, 64, dtype=torch.float16)
         self.refused(CUDA, t, t[:, :, :2], t[:, :, :2], layout="bshd")
         cu = torch.tensor([0, 5, 16], dtype=torch.int32)
@@ -53,8 +55,20 @@ class ArgumentTest(unittest.TestCase):
                      "torch.bfloat16", q, kv.half(), kv)
         self.refused("v: shape [2, 2, 15, 64] differs from k's [2, 2, 16, 64]",
                      q, kv, kv[:, :, :15])
-        self.refused("q: head_dim (last dimension) must be 64 or 128, got 32",
-                     q[..., :32], kv[..., :32], kv[..., :32])
+        # The schema's tables (sdpa.config.HEAD_DIMS, generated from it): a head
+        # dim outside the forward's, and one only the forward has with autograd.
+        from sdpa.config import HEAD_DIMS, describe_dims
+        odd = torch.zeros(2, 4, 16, 33, dtype=torch.bfloat16)
+        self.refused(f"q: head_dim (last dimension) must be "
+                     f"{describe_dims(HEAD_DIMS['forward'])}, got 33", odd, odd, odd)
+        forward_only = [d for d in HEAD_DIMS["forward"] if d not in HEAD_DIMS["backward"]]
+        if forward_only:
+            d = forward_only[0]
+            t = torch.zeros(2, 4, 16, d, dtype=torch.bfloat16)
+            self.refused(CUDA, t, t, t)
+            self.refused(f"q: head_dim (last dimension) must be "
+                         f"{describe_dims(HEAD_DIMS['backward'])} (with autograd), got {d}",
+                         t.clone().requires_grad_(), t, t)
         big = torch.zeros(2, 2, 16, 128, dtype=torch.bfloat16)
         self.refused("k: head_dim 128 differs from q's 64", q, big, big)
         self.refused("k: batch 1 differs from q's 2", q, kv[:1], kv[:1])
@@ -72,8 +86,12 @@ class ArgumentTest(unittest.TestCase):
         self.refused("deterministic: expected a bool, got 1", deterministic=1, exc=TypeError)
         self.refused("sinks: the kernels have no attention sinks yet (docs/Frontends.md)",
                      sinks=torch.zeros(4), exc=NotImplementedError)
-        self.refused("softcap: the kernels have no logit softcap yet (docs/Frontends.md)",
-                     softcap=30.0, exc=NotImplementedError)
+        self.refused("softcap: expected a positive number (or None/inf: no cap), got -1.0",
+                     softcap=-1.0)
+        self.refused("softcap: expected a positive number (or None/inf: no cap), got 0",
+                     softcap=0)
+        self.refused("softcap: expected a positive number (or None/inf: no cap), got '50'",
+                     softcap="50")
         self.refused("max_seqlen_q: only for layout thd", max_seqlen_q=16)
 
     def test_packed_sequence_errors(self):
@@ -198,8 +216,11 @@ class HuggingFaceMaskTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "^dropout: sdpa_dialect has no attention "
                                                 "dropout, got 0.1$"):
             self.hf.attention_forward(Layer(), q, q, q, None, dropout=0.1)
-        with self.assertRaisesRegex(NotImplementedError, "^softcap: "):
+        # Gemma 2's softcap goes through to the op (then the device check).
+        with self.assertRaisesRegex(ValueError, "^q: expected a CUDA tensor, got one on cpu$"):
             self.hf.attention_forward(Layer(), q, q, q, None, softcap=50.0)
+        with self.assertRaisesRegex(ValueError, "^softcap: expected a positive number"):
+            self.hf.attention_forward(Layer(), q, q, q, None, softcap=-50.0)
         with self.assertRaisesRegex(NotImplementedError, "^sinks: "):
             self.hf.attention_forward(Layer(), q, q, q, None, s_aux=torch.zeros(4))
         # A valid call (window 4 -> left 3) reaches the device check.
