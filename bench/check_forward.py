@@ -10,7 +10,7 @@ and an empty one. Inputs are fresh random tensors, outputs are poisoned with
 NaN before each run. Reported: max |O - ref| / max |ref| and max |LSE - ref|
 over rows that see keys; rows that see no key must give O = 0 and LSE = -inf
 exactly. Artifacts with sinks (docs/Semantics.md §7) get fresh sinks per
-case, one head's far above the scores and one far below; their empty rows
+case (+8 and -8, one far above the scores and one far below); their empty rows
 must give O = 0 and LSE = sink exactly. Artifacts with a softcap are compared
 with the capped float64 reference. Writes check_forward.md to --out; exits 1
 on any failure.
@@ -138,13 +138,13 @@ def thd_cases(left):
 
 
 def fresh_sinks(hq, gen):
-    """[hq] f32 sinks: head 0 far above every score (its rows keep a share of
-    about exp(-20) for the keys), head 1 far below (no effect), the rest
-    within a few units of the scores."""
+    """[hq] f32 sinks: head 0 large (+8, above the scores: the sink takes most
+    of each row), head 1 small (-8: little effect), head 2 far above every
+    score (its rows keep a share of about exp(-20) for the keys), head 3 far
+    below (none), the rest within a few units of the scores."""
     sinks = torch.rand(hq, device="cuda", generator=gen) * 6 - 3
-    sinks[0] = 20.0
-    if hq > 1:
-        sinks[1] = -30.0
+    for h, value in enumerate((8.0, -8.0, 20.0, -30.0)[:hq]):
+        sinks[h] = value
     return sinks
 
 

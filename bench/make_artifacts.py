@@ -2,7 +2,7 @@
 """Compiles every kernel artifact the GPU scripts use, with sdpa-opt.
 
 One table (CONFIGS) names each configuration: direction, element type, head
-dim, band, alignment, dense or THD, dQ mode, tiles and the logit softcap
+dim, band, alignment, dense or THD, dQ mode, tiles, the logit softcap and sinks
 (docs/Semantics.md §7). Each becomes
 `<name>.ptx` + `<name>.manifest` in --out through `sdpa-forward-pipeline` or
 `sdpa-backward-pipeline`, from an op with dynamic batch, heads and lengths,
@@ -53,6 +53,7 @@ class Config:
     tile_q: Optional[int] = None  # None: the pipeline's default
     tile_kv: Optional[int] = None
     softcap: Optional[float] = None
+    sinks: bool = False  # one f32 sink logit per query head (docs/Semantics.md §7)
     warps: Optional[int] = None  # forward only; None: the pipeline's default
 
 
@@ -91,6 +92,13 @@ CONFIGS = {
                                           softcap=50.0),
     "f16_d64_causal_br_softcap2_thd": Config(F, "f16", 64, None, 0, "bottom_right",
                                              thd=True, softcap=2.0),
+    # Attention sinks (gpt-oss: d 64, window 128, GQA), bottom-right so that
+    # some rows see no key, forward dense and THD, backward both dQ modes.
+    "bf16_d64_win127_br_sinks": Config(F, "bf16", 64, 127, 0, "bottom_right", sinks=True),
+    "f16_d128_causal_br_sinks_thd": Config(F, "f16", 128, None, 0, "bottom_right",
+                                           thd=True, tile_kv=32, sinks=True),
+    "bf16_d128_win4095_softcap50_sinks": Config(F, "bf16", 128, 4095, 0, tile_kv=32,
+                                                softcap=50.0, sinks=True),
     # Backward softcap: both dQ modes.
     "bwd_bf16_d128_win4095_softcap50_nd": Config(B, "bf16", 128, 4095, 0, softcap=50.0),
     "bwd_f16_d64_win127_softcap2_det": Config(B, "f16", 64, 127, 0, deterministic=True,
@@ -148,7 +156,7 @@ def source(name, c):
     softcap = None if c.softcap is None else float32(c.softcap)
     return KernelConfig(c.direction, c.dtype, c.head_dim, c.left, c.right, c.align, c.thd,
                         c.deterministic, float32(1.0 / math.sqrt(c.head_dim)), c.tile_q,
-                        c.tile_kv, softcap).mlir(name)
+                        c.tile_kv, softcap, c.sinks).mlir(name)
 
 
 def pipeline(name, c, out):

@@ -112,6 +112,7 @@ class KernelConfig:
     tile_q: Optional[int] = None  # None: the pipeline's default
     tile_kv: Optional[int] = None
     softcap: Optional[float] = None  # float32-rounded; None: no cap
+    sinks: bool = False  # one f32 sink logit per query head (docs/Semantics.md §7)
 
     @property
     def key(self):
@@ -130,11 +131,13 @@ class KernelConfig:
             parts.append(f"tq{self.tile_q}")
         if self.tile_kv:
             parts.append(f"tk{self.tile_kv}")
+        if self.sinks:
+            parts.append("sinks")
         return "-".join(parts)
 
     _KEY = re.compile(r"(fwd|bwd)-(f16|bf16)-d(\d+)-l(inf|\d+)-r(inf|\d+)-(tl|br)-(dense|thd)"
                       r"(?:-(det|nd))?-s([0-9.e+-]+)(?:-c([0-9.e+-]+))?(?:-tq(\d+))?"
-                      r"(?:-tk(\d+))?")
+                      r"(?:-tk(\d+))?(-sinks)?")
 
     @classmethod
     def from_key(cls, key):
@@ -150,7 +153,8 @@ class KernelConfig:
                   m.group(7) == "thd", m.group(8) == "det", float32(float(m.group(9))),
                   int(m.group(11)) if m.group(11) else None,
                   int(m.group(12)) if m.group(12) else None,
-                  float32(float(m.group(10))) if m.group(10) else None)
+                  float32(float(m.group(10))) if m.group(10) else None,
+                  m.group(13) is not None)
         if cfg.key != key:
             raise ConfigError(f"key: '{key}' is not in canonical form (expected '{cfg.key}')")
         return cfg
@@ -164,6 +168,8 @@ class KernelConfig:
                 f"scale {self.scale:.9g}")
         if self.softcap is not None:
             text += f" softcap {self.softcap:.9g}"
+        if self.sinks:
+            text += " sinks"
         if self.direction == "backward":
             text += " deterministic" if self.deterministic else " atomic-dq"
         return text
@@ -187,18 +193,22 @@ class KernelConfig:
         if self.softcap is not None:
             attrs += f", softcap = {self.softcap:.9e} : f32"
         name = "@" + (name or self.key.replace("-", "_").replace(".", "p").replace("+", ""))
+        sinks = " sinks(%s : tensor<?xf32>)" if self.sinks else ""
+        if self.sinks:
+            offsets += ", %s: tensor<?xf32>"
         if self.direction == "forward":
             return (f"func.func {name}(%q: {x}, %k: {x}, %v: {x}{offsets}) -> ({x}, {lse}) {{\n"
-                    f"  %o, %lse = sdpa.attention %q, %k, %v{seqlens} {{{attrs}}}\n"
+                    f"  %o, %lse = sdpa.attention %q, %k, %v{seqlens}{sinks} {{{attrs}}}\n"
                     f"      : {x}, {x}, {x} -> {x}, {lse}\n"
                     f"  return %o, %lse : {x}, {lse}\n}}\n")
         det = ", deterministic" if self.deterministic else ""
+        ds, ds_t = (", %ds", ", tensor<?xf32>") if self.sinks else ("", "")
         return (f"func.func {name}(%q: {x}, %k: {x}, %v: {x}, %o: {x}, %do: {x}, "
-                f"%lse: {lse}{offsets}) -> ({x}, {x}, {x}) {{\n"
-                f"  %dq, %dk, %dv = sdpa.attention_grad %q, %k, %v, %o, %do, %lse{seqlens} "
-                f"{{{attrs}{det}}}\n"
-                f"      : {x}, {x}, {x}, {x}, {x}, {lse} -> {x}, {x}, {x}\n"
-                f"  return %dq, %dk, %dv : {x}, {x}, {x}\n}}\n")
+                f"%lse: {lse}{offsets}) -> ({x}, {x}, {x}{ds_t}) {{\n"
+                f"  %dq, %dk, %dv{ds} = sdpa.attention_grad %q, %k, %v, %o, %do, %lse{seqlens}"
+                f"{sinks} {{{attrs}{det}}}\n"
+                f"      : {x}, {x}, {x}, {x}, {x}, {lse} -> {x}, {x}, {x}{ds_t}\n"
+                f"  return %dq, %dk, %dv{ds} : {x}, {x}, {x}{ds_t}\n}}\n")
 
     def pipeline(self, out_dir):
         """The `sdpa-opt` option that lowers `mlir()` to `<out_dir>/<key>.{ptx,manifest}`."""

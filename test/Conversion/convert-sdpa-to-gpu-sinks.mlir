@@ -5,7 +5,8 @@
 /// manifest records them (`sinks 1`, the kernel's `sinks` pointer after lse);
 /// the kernel loads sinks[h] (h = blockIdx.y), starts every row's running max
 /// at sinks[h] * log2(e) and adds the sink column's share exp2(s' - m) to the
-/// quad-reduced sum before O = acc / l and LSE = (m + log2 l) ln 2. GQA (8
+/// quad-reduced sum before O = acc / l and LSE = sink + (m - s' + log2 l) ln 2
+/// (exactly the sink for a row without a visible key). GQA (8
 /// query heads over 2) and THD take the same path.
 // CHECK: sdpa_fwd_0 = "sdpa-artifact 1\0Adirection forward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Asinks 1\0Akernel sdpa_fwd_0 forward\0A{{.*}}param lse ptr\0Aparam sinks ptr\0Aparam seq_q i32
 // CHECK-SAME: sdpa_fwd_1 = "sdpa-artifact 1\0Adirection forward\0Adtype bf16\0Ahead_dim 128\0Atile_q 64\0Atile_kv 64\0Aband inf inf bottom_right\0Ascale 0.088388347648318433\0Avarlen 1\0Asinks 1\0Akernel sdpa_fwd_1 forward\0A{{.*}}param lse ptr\0Aparam sinks ptr\0Aparam cu_seqlens_q ptr\0Aparam cu_seqlens_kv ptr\0Aparam seq_q i32
@@ -28,9 +29,9 @@ func.func @thd(%q: tensor<?x4x128xbf16>, %k: tensor<?x4x128xbf16>, %cu: tensor<3
 }
 
 // CHECK: gpu.func @sdpa_fwd_0(%{{.+}}: memref<{{[0-9]+}}xf16>, %{{.+}}: memref<{{[0-9]+}}xf16>, %{{.+}}: memref<{{[0-9]+}}xf16>, %{{.+}}: memref<{{[0-9]+}}xf16>, %{{.+}}: memref<{{[0-9]+}}xf32>, %[[SINKS:.+]]: memref<{{[0-9]+}}xf32>, %{{.+}}: i32,
-// CHECK-DAG: %[[HEAD:.+]] = gpu.block_id y
+// CHECK: %[[HEAD:.+]] = gpu.block_id y
+// CHECK-DAG: %[[SINK:.+]] = memref.load %[[SINKS]][%[[HEAD]]]
 // CHECK-DAG: %[[LOG2E:.+]] = arith.constant 1.44269502 : f32
-// CHECK: %[[SINK:.+]] = memref.load %[[SINKS]][%[[HEAD]]]
 // CHECK: %[[SINK2:.+]] = arith.mulf %[[SINK]], %[[LOG2E]] : f32
 // CHECK: scf.for {{.+}} iter_args(%{{.+}} = %[[SINK2]], %{{.+}} = %[[SINK2]], %{{.+}} = %[[ZERO:[^,]+]], %{{.+}} = %[[ZERO]],
 // CHECK: } {sdpa.masked}
@@ -46,7 +47,11 @@ func.func @thd(%q: tensor<?x4x128xbf16>, %k: tensor<?x4x128xbf16>, %cu: tensor<3
 // CHECK: %[[KEPT:.+]] = arith.select %[[NOMAX]], %{{.+}}, %[[SHARE]] : f32
 // CHECK: %[[SUM:.+]] = arith.addf %[[PARTIAL]], %[[KEPT]] : f32
 // CHECK: arith.divf %{{.+}}, %[[SUM]] : f32
-// CHECK: math.log2 %[[SUM]] : f32
+// CHECK: %[[GAP2:.+]] = arith.subf %[[LOOP]]#0, %[[SINK2]] : f32
+// CHECK: %[[LOG:.+]] = math.log2 %[[SUM]] : f32
+// CHECK: %[[E2:.+]] = arith.addf %[[GAP2]], %[[LOG]] : f32
+// CHECK: %[[E:.+]] = arith.mulf %[[E2]], %{{.+}} : f32
+// CHECK: arith.addf %[[SINK]], %[[E]] : f32
 // CHECK: gpu.return
 
 // CHECK: gpu.func @sdpa_fwd_1(

@@ -8,8 +8,9 @@
 // Sinks (docs/Semantics.md §7): the sink is a column without a value row.
 // The running max started at s' = sink * log2(e), so m >= s' and the sink's
 // share of the quad-reduced sum is exp2(s' - m) <= 1, added once per row:
-// l = sum_k P[k] + exp2(s' - m), O = acc / l, LSE = (m + log2 l) * ln 2. A
-// row without a visible key then has m = s', l = 1: O = 0, LSE = sink.
+// l = sum_k P[k] + exp2(s' - m), O = acc / l, and LSE = sink + (m - s' +
+// log2 l) * ln 2 (the same value, formed so that a row without a visible
+// key, m = s' and l = 1, stores O = 0 and LSE = sink exactly).
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,10 +58,21 @@ void ForwardKernelBuilder::emitEpilogue(SoftmaxState &state) {
           arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, sum, zero);
       Value inv = arith::SelectOp::create(
           b, empty, zero, arith::DivFOp::create(b, one, sum));
-      Value lseValue = arith::MulFOp::create(
-          b, arith::AddFOp::create(b, state.rowMax[r],
-                                   math::Log2Op::create(b, sum)),
-          ln2);
+      Value lseValue;
+      if (spec.sinks) {
+        // sink + (m - s' + log2 l) ln 2: exactly the sink where m = s', l = 1.
+        Value gap = arith::SubFOp::create(b, state.rowMax[r], sinkLog2);
+        lseValue = arith::AddFOp::create(
+            b, sinkLogit,
+            arith::MulFOp::create(
+                b, arith::AddFOp::create(b, gap, math::Log2Op::create(b, sum)),
+                ln2));
+      } else {
+        lseValue = arith::MulFOp::create(
+            b, arith::AddFOp::create(b, state.rowMax[r],
+                                     math::Log2Op::create(b, sum)),
+            ln2);
+      }
       lseValue = arith::SelectOp::create(b, empty, negInf, lseValue);
       Value scale = vector::BroadcastOp::create(b, pairType, inv);
 

@@ -87,10 +87,10 @@ void ForwardKernelBuilder::emitSetup(gpu::GPUFuncOp func) {
   Value group = arith::DivUIOp::create(b, headsQ, headsKv);
   Value headKv = arith::DivUIOp::create(b, head, group);
   // The sink of this query head, in the exp2 domain of the scores.
-  if (spec.sinks)
-    sinkLog2 = arith::MulFOp::create(
-        b, memref::LoadOp::create(b, arg["sinks"], ValueRange{head}),
-        f32(sm80::kLog2e));
+  if (spec.sinks) {
+    sinkLogit = memref::LoadOp::create(b, arg["sinks"], ValueRange{head});
+    sinkLog2 = arith::MulFOp::create(b, sinkLogit, f32(sm80::kLog2e));
+  }
   // Dense: batch b's slice starts at b * stride_b. Packed: sequence i's
   // slice starts at its first token, off[i] * stride_s (stride_b is 0).
   // The head term is emitted first, as the dense kernel always had it.

@@ -124,7 +124,7 @@ private:
   Value fragRow, fragCol; // lane / 4 and 2 * (lane % 4)
   Value qSmem, kSmem, vSmem;
   Value kvBegin, kvEnd, interiorBegin, interiorEnd;
-  Value sinkLog2; // sinks[head] * log2(e), f32 (spec.sinks only)
+  Value sinkLogit, sinkLog2; // sinks[head] and times log2(e) (spec.sinks)
   Value asyncGroup; // a group token for the waits (their count is what counts)
   SmallVector<Value> qFrags;
 };
