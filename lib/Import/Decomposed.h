@@ -63,6 +63,11 @@ struct Info {
   std::optional<Site> mask;
   Labels maskLabels;
   double fill = 0;
+  /// Attention sinks (gpt-oss): the [Hq] f32 logits joined to the scores as
+  /// one more key column; `sinkColumn` while the probabilities still carry
+  /// that column (until it is sliced off).
+  Value sinks;
+  bool sinkColumn = false;
   /// The logit softcap c of `c * tanh(S / c)`, and the tanh (the
   /// backward's `1 - tanh^2` reads it).
   std::optional<double> softcap;

@@ -21,9 +21,13 @@
 #include "Decomposed.h"
 #include "MaskAnalysis.h"
 
+#include "SdpaDialect/Export/FfiCall.h"
+
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <algorithm>
@@ -61,6 +65,55 @@ std::optional<double> splatValue(shlo::ConstantOp constant) {
 
 bool isScoreKind(Kind kind) {
   return kind == Kind::Scores || kind == Kind::Scaled;
+}
+
+/// The sinks of `concat(logits, column)` along the logits' key dimension,
+/// where `column` is an [Hq] f32 vector broadcast (by broadcast_in_dim ops)
+/// over every dimension but the query head, with the key dimension of size 1:
+/// that vector, or null with `why` set.
+Value sinkColumn(shlo::ConcatenateOp concat, const Labels &labels,
+                 std::string &why) {
+  ArrayRef<int64_t> shape = shapeOf(concat->getOperand(0));
+  int64_t dim = static_cast<int64_t>(concat.getDimension());
+  if (labels.size() != shape.size() || labels[dim] != Dim::Skv) {
+    why = "a concatenation to the logits along another dimension than the keys";
+    return {};
+  }
+  // The query head's dimension: H, or G with a single kv head.
+  auto head = llvm::find_if(labels, [](Dim d) { return d == Dim::H; });
+  if (head == labels.end())
+    head = llvm::find(labels, Dim::G);
+  if (head == labels.end() || llvm::is_contained(labels, Dim::Hkv)) {
+    why = "a sink column over query heads split into (kv heads, groups)";
+    return {};
+  }
+  int64_t headDim = head - labels.begin();
+  // Walk the broadcasts back, composing where each operand dimension lands.
+  Value column = concat->getOperand(1);
+  SmallVector<int64_t> lands = llvm::to_vector(llvm::seq<int64_t>(
+      0, static_cast<int64_t>(shape.size())));
+  while (auto broadcast = column.getDefiningOp<shlo::BroadcastInDimOp>()) {
+    SmallVector<int64_t> composed;
+    for (int64_t d : broadcast.getBroadcastDimensions())
+      composed.push_back(lands[d]);
+    lands = composed;
+    column = broadcast.getOperand();
+  }
+  auto type = dyn_cast<RankedTensorType>(column.getType());
+  ArrayRef<int64_t> columnShape = shapeOf(concat->getOperand(1));
+  for (auto [d, size] : llvm::enumerate(columnShape))
+    if (size != (int64_t(d) == dim ? 1 : shape[d])) {
+      why = "a sink column not shaped like one key of the logits";
+      return {};
+    }
+  if (!type || type.getRank() != 1 || !type.getElementType().isF32() ||
+      lands.size() != 1 || lands[0] != headDim ||
+      type.getDimSize(0) != shape[headDim]) {
+    why = "a sink column that is not an [Hq] f32 vector broadcast over the "
+          "query heads";
+    return {};
+  }
+  return column;
 }
 
 /// A copy of `node` whose info records the unsupported `feature`.
@@ -224,19 +277,45 @@ Node Matcher::analyzeOp(const Site &site) {
   }
   // Attention sinks (gpt-oss) written out: a sink logit per head joins the
   // logits as one more key column, and is sliced off the probabilities.
-  if (name == "stablehlo.concatenate" && op->getNumOperands() == 2) {
+  if (auto concat = dyn_cast<shlo::ConcatenateOp>(op);
+      concat && op->getNumOperands() == 2) {
     Node logits = analyze(site.operand(0));
     if (!isScoreKind(logits.kind) && logits.kind != Kind::Masked)
       return {};
-    Node sunk = withUnsupported(
-        logits, "attention sinks are not supported by sdpa.attention yet");
+    // The sinks join the logits as they stand: no scale, cap or mask after.
+    Node sunk = logits;
+    sunk.kind = Kind::Masked;
     sunk.origin = site;
+    sunk.divided.reset();
+    std::string why;
+    Value sinks = sinkColumn(concat, logits.labels, why);
+    auto info = std::make_shared<Info>(*logits.info);
+    info->sinkColumn = true; // declined or not, the slice follows
+    sunk.info = info;
+    if (!sinks || logits.info->sinks)
+      return withUnsupported(sunk, why.empty() ? "the logits gain a second "
+                                                 "sink column"
+                                               : why);
+    info->sinks = sinks;
     return sunk;
   }
-  if (name == "stablehlo.slice") {
+  // The sink column sliced off the probabilities: keys [0, Skv) exactly.
+  if (auto slice = dyn_cast<shlo::SliceOp>(op)) {
     Node in = analyze(site.operand(0));
-    if (in.kind != Kind::Probs || in.info->unsupported.empty())
+    if (in.kind != Kind::Probs || !in.info->sinkColumn)
       return {};
+    auto info = std::make_shared<Info>(*in.info);
+    info->sinkColumn = false;
+    in.info = info;
+    in.origin = site;
+    ArrayRef<int64_t> from = shapeOf(slice.getOperand());
+    for (auto [d, label] : llvm::enumerate(in.labels)) {
+      int64_t keep = label == Dim::Skv ? from[d] - 1 : from[d];
+      if (slice.getStartIndices()[d] != 0 || slice.getLimitIndices()[d] != keep ||
+          slice.getStrides()[d] != 1)
+        return withUnsupported(in, "the probabilities are not sliced to the "
+                                   "keys without the sink column");
+    }
     return in;
   }
   if (isa<shlo::SelectOp>(op)) {
@@ -439,7 +518,7 @@ Node Matcher::matchScores(const Site &site, shlo::DotGeneralOp dot) {
 Node Matcher::matchProbsTimesValue(const Site &site, shlo::DotGeneralOp dot) {
   for (unsigned probsSide : {0u, 1u}) {
     Node probs = analyze(site.operand(probsSide));
-    if (probs.kind != Kind::Probs)
+    if (probs.kind != Kind::Probs || probs.info->sinkColumn)
       continue;
     Site value = site.operand(1 - probsSide);
     Value v = peelUpcast(value.value);
@@ -685,7 +764,7 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
     // dV = P^T dO: a product with the probabilities that is not P V.
     for (Value operand : dot->getOperands()) {
       Node probs = matcher.analyze(Site{operand, {}}.resolve());
-      if (probs.kind != Kind::Probs || !probs.info->exp)
+      if (probs.kind != Kind::Probs || !probs.info->exp || probs.info->sinkColumn)
         continue;
       Group &group = groupOf(probs.info);
       group.ambiguous |= bool(group.dv);
@@ -809,7 +888,10 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
                          "a function argument");
       continue;
     }
-    Operation *before = placement({query, key, value}, roots);
+    SmallVector<Value> forwardOperands = {query, key, value};
+    if (info.sinks)
+      forwardOperands.push_back(current(replaced, info.sinks));
+    Operation *before = placement(forwardOperands, roots);
     Operation *gradBefore =
         plan.backward ? placement({query, key, value, gradOutput}, gradRoots)
                       : nullptr;
@@ -821,8 +903,9 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
     AttentionSpec spec{plan.band, info.scale, info.layout, false,
                        info.softcap};
     rewriter.setInsertionPoint(before);
+    Value sinks = info.sinks ? current(replaced, info.sinks) : Value();
     AttentionOp attention = createAttention(rewriter, before->getLoc(), query,
-                                            key, value, ValueRange(), spec);
+                                            key, value, ValueRange(), spec, sinks);
     if (std::optional<std::string> problem = verifyQuietly(attention)) {
       rewriter.eraseOp(attention);
       anchor->emitRemark("decomposed attention not imported: ") << *problem;
@@ -834,6 +917,16 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
       anchor->emitRemark("decomposed attention not imported: the gpu "
                          "lowering refuses it: ")
           << *problem;
+      continue;
+    }
+    // The pipeline's site becomes an FFI call: one the call cannot state
+    // stays StableHLO too.
+    if (std::string problem = check ? whyNotExportable(attention) : "";
+        !problem.empty()) {
+      rewriter.eraseOp(attention);
+      anchor->emitRemark("decomposed attention not imported: the FFI export "
+                         "cannot call it: ")
+          << problem;
       continue;
     }
     AttentionGradOp grad;
@@ -872,6 +965,8 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
            << " query head(s) per kv head; ";
     if (info.softcap)
       remark << "softcap " << *info.softcap << "; ";
+    if (info.sinks)
+      remark << "sinks; ";
     if (info.mask)
       remark << "mask verified on " << plan.cells << " cells";
     else

@@ -55,10 +55,10 @@ ArrayRef<int64_t> getSwapSeqHeadsPermutation();
 void replaceTransposed(RewriterBase &rewriter, Value old, Value replacement,
                        ArrayRef<int64_t> perm);
 
-/// Builds sdpa.attention with `spec`.
+/// Builds sdpa.attention with `spec` (and `sinks`, if given).
 AttentionOp createAttention(OpBuilder &builder, Location loc, Value query,
                             Value key, Value value, ValueRange seqlens,
-                            const AttentionSpec &spec);
+                            const AttentionSpec &spec, Value sinks = Value());
 
 /// Builds sdpa.attention_grad with `spec`.
 AttentionGradOp createAttentionGrad(OpBuilder &builder, Location loc,

@@ -115,11 +115,11 @@ static FloatAttr softcapAttr(OpBuilder &builder,
 AttentionOp import::createAttention(OpBuilder &builder, Location loc,
                                     Value query, Value key, Value value,
                                     ValueRange seqlens,
-                                    const AttentionSpec &spec) {
+                                    const AttentionSpec &spec, Value sinks) {
   auto queryType = cast<RankedTensorType>(query.getType());
   return AttentionOp::create(
       builder, loc, queryType, getLseType(spec.layout, queryType), query, key,
-      value, seqlens, /*sinks=*/Value(),
+      value, seqlens, sinks,
       BandAttr::get(builder.getContext(), spec.band),
       scaleAttr(builder, spec.scale), softcapAttr(builder, spec.softcap),
       spec.layout, ScheduleAttr());

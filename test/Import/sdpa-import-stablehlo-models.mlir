@@ -69,18 +69,21 @@
 // SOFTCAPVG: sdpa.attention_grad {{.*}}softcap = 5.000000e+01 : f32}
 
 /// gpt-oss with sinks written out: a sink logit per head concatenated as a
-/// 257th key column, sliced off the probabilities.
-// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/models/gptoss_sinks_xla_fwd.mlir 2>&1 | FileCheck %s --check-prefixes=SINKS,KEPT
-// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/models/gptoss_sinks_xla_vg.mlir 2>&1 | FileCheck %s --check-prefixes=SINKS,KEPT
-// SINKS: remark: decomposed attention not imported: attention sinks are not supported by sdpa.attention yet
-// SINKS-NOT: remark: imported
+/// 257th key column, sliced off the probabilities: sinks(%arg1), the
+/// forward (sdpa-import-stablehlo-xla-sinks.mlir has its mutations).
+// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/models/gptoss_sinks_xla_fwd.mlir 2>&1 | FileCheck %s --check-prefixes=SINKS,NOSOFTMAX
+// SINKS: remark: imported decomposed attention: left = 127, right = 0, align = top_left, scale 1.250000e-01, layout bshd, 4 query head(s) per kv head; sinks; mask verified on 262144 cells
+// SINKS-LABEL: func.func public @main
+// SINKS: sdpa.attention %{{.*}}, %{{.*}}, %{{.*}} sinks(%arg1 : tensor<4xf32>) {layout = #sdpa.layout<bshd>, mask = #sdpa.band<left = 127, right = 0, align = top_left>, scale = 1.250000e-01 : f64}
 
 // KEPT-NOT: sdpa.attention
 // KEPT: stablehlo.exponential
 // KEPT-NOT: sdpa.attention
 
-/// A declined model still compiles: it is printed exactly as it came.
-// RUN: %sdpa_opt -sdpa-import-stablehlo %S/Inputs/models/gptoss_sinks_xla_vg.mlir 2>/dev/null | diff -I '^$' %S/Inputs/models/gptoss_sinks_xla_vg.mlir -
+/// A declined model still compiles: it is printed exactly as it came (the
+/// sinks model with its sink column sliced off from the wrong end).
+// RUN: sed -e 's/%127 = stablehlo.slice %123 \[0:1, 0:4, 0:256, 0:256\]/%127 = stablehlo.slice %123 [0:1, 0:4, 0:256, 1:257]/' %S/Inputs/models/gptoss_sinks_xla_vg.mlir > %t.declined.mlir
+// RUN: %sdpa_opt -sdpa-import-stablehlo %t.declined.mlir 2>/dev/null | diff -I '^$' %t.declined.mlir -
 
 /// The gpt-oss-like training step lowers to four artifacts (two forwards,
 /// two backwards), byte for byte the same from either path.

@@ -32,13 +32,15 @@ def SdpaImportStablehlo : Pass<"sdpa-import-stablehlo", "::mlir::ModuleOp"> {
       number of cells checked. The logit softcap `c * tanh(S / c)` (the
       same constant c dividing and multiplying, right after the scale) is
       `softcap = c`; its backward's `dS` carries the factor `1 - tanh^2`.
+      A per-head sink logit concatenated as one more key column and sliced
+      off the probabilities is `sinks(%s)` (forward only for now).
 
     With `check-lowering`, as `sdpa-stablehlo-pipeline` runs it, a
     decomposed site whose op the gpu lowerings refuse (with the tiles of
     `lowering`: a head dim outside the schema's table, tiles that do not
-    fit, a modifier not lowered yet) is declined with the lowering's
-    diagnostic, so the module still compiles; a refused backward leaves
-    the forward imported.
+    fit, a modifier not lowered yet), or that the FFI call cannot state
+    (sinks, for now), is declined with the reason, so the module still
+    compiles; a refused backward leaves the forward imported.
   }];
   let options = [
     Option<"decomposed", "decomposed", "bool", /*default=*/"true",
