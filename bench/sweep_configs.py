@@ -37,7 +37,7 @@ BACKWARD = {
                                              (32, 32), (32, 128), (64, 128))
                 for det in (False, True)],
     "heavy": [(32, 64, False), (16, 64, False), (16, 32, False), (32, 32, False),
-              (32, 128, False), (32, 64, True), (16, 64, True)],
+              (32, 128, False), (32, 64, True), (16, 64, True), (32, 128, True)],
 }
 # What the pipelines pick today (tile-q / tile-kv / warps as make_artifacts.py
 # compiles the benchmark's artifacts).
