@@ -1,6 +1,7 @@
 //===- KernelOptions.h - Range checks of the kernel options -----*- C++ -*-===//
 //
-// The tile, warp and stage options of the convert passes and the lowering
+// The tile, warp and stage options of the convert passes (checked as a pass
+// starts, so also where it runs outside the pipelines) and of the lowering
 // pipelines, checked in one place before anything multiplies them: a value
 // outside its range gets a message that names the option, and no product
 // of two options is formed before both are known to be small. What depends
@@ -46,6 +47,23 @@ inline std::string checkForwardOptions(int64_t warps, int64_t stages) {
   std::string error = checkOptionRange("warps", warps, 1, kMaxWarps);
   if (error.empty())
     error = checkOptionRange("stages", stages, 1, kMaxStages);
+  return error;
+}
+
+/// The tile options `tile-q` and `tile-kv` of a convert pass.
+inline std::string checkTileOptions(int64_t tileQ, int64_t tileKv) {
+  std::string error = checkTileOption("tile-q", tileQ);
+  if (error.empty())
+    error = checkTileOption("tile-kv", tileKv);
+  return error;
+}
+
+/// Every option of convert-sdpa-to-gpu: tiles, warps, stages.
+inline std::string checkForwardPassOptions(int64_t tileQ, int64_t tileKv,
+                                           int64_t warps, int64_t stages) {
+  std::string error = checkTileOptions(tileQ, tileKv);
+  if (error.empty())
+    error = checkForwardOptions(warps, stages);
   return error;
 }
 

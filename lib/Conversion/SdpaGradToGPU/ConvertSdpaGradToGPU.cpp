@@ -9,6 +9,7 @@
 
 #include "SdpaDialect/Conversion/HostProgram.h"
 #include "SdpaDialect/Conversion/KernelModuleDriver.h"
+#include "SdpaDialect/Conversion/KernelOptions.h"
 #include "SdpaDialect/Conversion/SdpaGradPasses.h"
 #include "SdpaDialect/Conversion/SdpaGradToGPU.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
@@ -113,6 +114,11 @@ struct ConvertSdpaGradToGPUPass
   }
 
   void runOnOperation() override {
+    std::string error = checkTileOptions(tileQ, tileKv);
+    if (!error.empty()) {
+      emitError(getOperation().getLoc()) << getArgument() << ": " << error;
+      return signalPassFailure();
+    }
     BackwardKernelOptions options;
     options.tiles = {tileQ, tileKv};
     auto build = [&](OpBuilder &builder, AttentionGradOp op,

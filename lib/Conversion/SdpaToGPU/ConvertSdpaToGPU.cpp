@@ -9,6 +9,7 @@
 
 #include "SdpaDialect/Conversion/HostProgram.h"
 #include "SdpaDialect/Conversion/KernelModuleDriver.h"
+#include "SdpaDialect/Conversion/KernelOptions.h"
 #include "SdpaDialect/Conversion/SdpaConversionPasses.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
 
@@ -86,6 +87,11 @@ struct ConvertSdpaToGPUPass
   }
 
   void runOnOperation() override {
+    std::string error = checkForwardPassOptions(tileQ, tileKv, warps, stages);
+    if (!error.empty()) {
+      emitError(getOperation().getLoc()) << getArgument() << ": " << error;
+      return signalPassFailure();
+    }
     ForwardKernelOptions options;
     options.tiles = {tileQ, tileKv};
     options.warps = warps;

@@ -43,8 +43,9 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
     spec.tiles = schedule.getTileShape();
   spec.warps = options.warps;
   spec.stages = options.stages;
+  // A quotient, not warps * 32: warps = 2^60 + 1 wrapped that to 32.
   if (spec.warps < 1 ||
-      spec.warps * sm80::kWarpSize > sm80::kMaxThreadsPerBlock)
+      spec.warps > sm80::kMaxThreadsPerBlock / sm80::kWarpSize)
     return op.emitOpError("expected warps in [1, ")
            << sm80::kMaxThreadsPerBlock / sm80::kWarpSize << "], got "
            << spec.warps;
