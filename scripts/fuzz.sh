@@ -46,6 +46,16 @@ python3 fuzz/make-seeds.py "$work/seeds/ir" test examples
 python3 fuzz/make-seeds.py --match 'sdpa\.attention' "$work/seeds/lowering" \
   test examples fuzz/seeds/lowering
 
+# seed_max_len <floor> <dir>...: a -max_len that keeps every seed whole
+# (libFuzzer cuts corpus inputs longer than -max_len: the whole-model import
+# seeds are up to 75 KiB): the largest seed's size, at least <floor>.
+seed_max_len() {
+  local floor=$1 largest
+  shift
+  largest=$(find "$@" -type f -printf '%s\n' | sort -n | tail -1)
+  echo $(( ${largest:-0} > floor ? ${largest:-0} : floor ))
+}
+
 summary=$build/fuzz-summary.txt
 echo "# sdpa fuzzing, $(date -u +%Y-%m-%dT%H:%MZ), seed 1" > "$summary"
 
@@ -64,7 +74,7 @@ run_fuzzer() {
     "$bin" "${flags[@]}" "$regressions"/* > "$work/$target.regressions.log" 2>&1 || {
       tail -50 "$work/$target.regressions.log"; echo "FAIL: $target regression"; exit 1; }
   fi
-  echo "== $target: $runs runs, seed 1"
+  echo "== $target: $runs runs, seed 1, ${flags[*]}"
   mkdir -p "$work/corpus-$target"
   local start=$SECONDS status=0
   "$bin" -seed=1 -runs="$runs" -timeout=25 -rss_limit_mb=3072 \
@@ -82,14 +92,14 @@ run_fuzzer() {
 }
 
 run_fuzzer sdpa-bounds-fuzzer 30000 -max_len=64 --
-run_fuzzer sdpa-ir-fuzzer 150000 -max_len=4096 -dict=fuzz/sdpa.dict -- "$work/seeds/ir"
+run_fuzzer sdpa-ir-fuzzer 150000 -max_len="$(seed_max_len 4096 "$work/seeds/ir")" -dict=fuzz/sdpa.dict -- "$work/seeds/ir"
 # Most of this budget goes to the seeds: each new kernel costs about a
 # second of PTX codegen, text mutations mostly stop at the parser.
-run_fuzzer sdpa-lowering-fuzzer 5000 -max_len=4096 -dict=fuzz/sdpa.dict -- "$work/seeds/lowering"
-run_fuzzer sdpa-runtime-fuzzer 200000 -max_len=2048 -dict=fuzz/runtime.dict -- fuzz/seeds/runtime
+run_fuzzer sdpa-lowering-fuzzer 5000 -max_len="$(seed_max_len 4096 "$work/seeds/lowering")" -dict=fuzz/sdpa.dict -- "$work/seeds/lowering"
+run_fuzzer sdpa-runtime-fuzzer 200000 -max_len="$(seed_max_len 2048 fuzz/seeds/runtime)" -dict=fuzz/runtime.dict -- fuzz/seeds/runtime
 if [ -x "$build/bin/sdpa-import-fuzzer" ]; then
   python3 fuzz/make-seeds.py "$work/seeds/import" test/Import test/StableHLO
-  run_fuzzer sdpa-import-fuzzer 15000 -max_len=16384 -dict=fuzz/import.dict -- "$work/seeds/import"
+  run_fuzzer sdpa-import-fuzzer 15000 -max_len="$(seed_max_len 16384 "$work/seeds/import")" -dict=fuzz/import.dict -- "$work/seeds/import"
 else
   echo "sdpa-import-fuzzer: not built (needs lib/Import in the build and -DSDPA_FUZZ_IMPORTER=ON)" | tee -a "$summary"
 fi

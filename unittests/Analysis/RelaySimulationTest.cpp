@@ -327,17 +327,25 @@ TEST(RelaySimulation, ShippedWalkNeverDeadlocksAndAddsInOrder) {
     EXPECT_GT(caught[f], 120) << "fault " << int(f);
 }
 
+/// gpt-oss's window (128 keys, causal) at 64 x 64 tiles.
+RelayCase windowCase(int64_t headsKv, int64_t group,
+                     std::vector<std::pair<int64_t, int64_t>> lengths) {
+  RelayCase c;
+  c.band = Band{127, 0, Alignment::TopLeft};
+  c.tiles = {64, 64};
+  c.headsKv = headsKv;
+  c.group = group;
+  c.lengths = std::move(lengths);
+  return c;
+}
+
 /// A window under residency 1 must still finish: the lowest unfinished
 /// program never waits (docs/Semantics.md §4.4); reversed dispatch, the
 /// first program resident waits for a tile it can never get.
 TEST(RelaySimulation, LowestUnfinishedProgramNeverWaits) {
   MLIRContext context;
-  RelayCase c;
-  c.band = Band{127, 0, Alignment::TopLeft};
-  c.tiles = {64, 64};
-  c.headsKv = 2;
-  c.group = 4;
-  c.lengths = {{512, 512}, {512, 512}};
+  RelayCase c =
+      windowCase(/*headsKv=*/2, /*group=*/4, {{512, 512}, {512, 512}});
   ScheduleMaps maps = deriveScheduleMaps(c.band, c.tiles, &context);
   std::mt19937_64 rng(1);
   RelayOutcome outcome =
@@ -354,12 +362,7 @@ TEST(RelaySimulation, LowestUnfinishedProgramNeverWaits) {
 /// has visits), while the ascending one is a wavefront over the sequence.
 TEST(RelaySimulation, DescendingWalkRunsInStepAscendingIsAWavefront) {
   MLIRContext context;
-  RelayCase c;
-  c.band = Band{127, 0, Alignment::TopLeft};
-  c.tiles = {64, 64};
-  c.headsKv = 1;
-  c.group = 2;
-  c.lengths = {{4096, 4096}};
+  RelayCase c = windowCase(/*headsKv=*/1, /*group=*/2, {{4096, 4096}});
   ScheduleMaps maps = deriveScheduleMaps(c.band, c.tiles, &context);
   std::mt19937_64 rng(1);
   int64_t longest = 0;
