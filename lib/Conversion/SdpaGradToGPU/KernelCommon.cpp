@@ -2,12 +2,13 @@
 //
 // Parameter binding, constants and integer/float arithmetic, views of the
 // dynamic shared memory, cp.async tile copies with zero fill, ldmatrix
-// fragment loads and the m16n8k16 mma.sync of the backward kernels (the
-// forward's createMmaSyncM16N8K16).
+// fragment loads (the lane maps of Conversion/LdMatrix.h) and the m16n8k16
+// mma.sync of the backward kernels (the forward's createMmaSyncM16N8K16).
 //
 //===----------------------------------------------------------------------===//
 
 #include "BackwardKernel.h"
+#include "SdpaDialect/Conversion/LdMatrix.h"
 #include "SdpaDialect/Conversion/MmaSync.h"
 #include "SdpaDialect/Conversion/SharedTiles.h"
 
@@ -88,36 +89,18 @@ void KernelBuilderBase::waitAll(Value group) {
 }
 
 Value KernelBuilderBase::loadA(Value smem, Value row0, Value col0) {
-  Value l = lane();
-  Value row = add(row0, remu(l, idx(16)));
-  Value cols = idx(sm80::kLdMatrixCols);
-  Value block = divu(l, idx(16));
-  Value col = add(col0, mul(block, cols));
-  auto type = VectorType::get({4, 2}, spec.elementType);
-  return nvgpu::LdMatrixOp::create(b, type, smem, ValueRange{row, col},
-                                   /*transpose=*/false, /*numTiles=*/4);
+  return createLdMatrix(b, LdMatrixShape::a(), smem, {}, row0, col0,
+                        lane());
 }
 
 Value KernelBuilderBase::loadB(Value smem, Value row0, Value col0) {
-  Value l = lane();
-  Value row = add(row0, remu(l, idx(sm80::kLdMatrixRows)));
-  Value two = idx(2);
-  Value matrix = divu(l, idx(sm80::kLdMatrixRows));
-  Value block = remu(matrix, two);
-  Value col = add(col0, mul(block, idx(sm80::kLdMatrixCols)));
-  auto type = VectorType::get({2, 2}, spec.elementType);
-  return nvgpu::LdMatrixOp::create(b, type, smem, ValueRange{row, col},
-                                   /*transpose=*/false, /*numTiles=*/2);
+  return createLdMatrix(b, LdMatrixShape::b(), smem, {}, row0, col0,
+                        lane());
 }
 
 Value KernelBuilderBase::loadBTransposed(Value smem, Value row0, Value col0) {
-  // Lanes 0-7 address k rows 0-7 (matrix 0), lanes 8-15 k rows 8-15.
-  Value sixteen = idx(16);
-  Value l = lane();
-  Value row = add(row0, remu(l, sixteen));
-  auto type = VectorType::get({2, 2}, spec.elementType);
-  return nvgpu::LdMatrixOp::create(b, type, smem, ValueRange{row, col0},
-                                   /*transpose=*/true, /*numTiles=*/2);
+  return createLdMatrix(b, LdMatrixShape::bTransposed(), smem, {}, row0, col0,
+                        lane());
 }
 
 Value KernelBuilderBase::mma(Value a, Value bFrag, Value c) {
