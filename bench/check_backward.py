@@ -8,7 +8,11 @@ the float64 gradients of docs/Semantics.md §2 (attention_ref.reference_grads)
 as max |x - ref| / max |ref|; outputs are poisoned with NaN first. A
 deterministic artifact is run twice per case and must be bitwise equal
 (torch.equal). An artifact with a softcap (docs/Semantics.md §7) is compared
-with the capped reference, whose dS carries the cap's derivative. Each case
+with the capped reference, whose dS carries the cap's derivative. An
+artifact with sinks gets fresh sinks per case (+8, -8, far above, far below:
+check_forward.fresh_sinks), LSE and O from the reference with sinks, and its
+dsinks are compared with the float64 dsink too (bitwise in deterministic
+runs as well); its bottom-right cases hold rows that see no key. Each case
 is printed before it runs, so a relay deadlock shows
 as the last line before the step's timeout. Writes check_backward.md to --out;
 exits 1 on any failure.
@@ -28,22 +32,25 @@ sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
 sys.path.insert(0, HERE)
 
 from attention_ref import reference, reference_grads, rel  # noqa: E402
-from check_forward import dense_cases, thd_cases, to_bhsd, from_bhsd  # noqa: E402
+from check_forward import dense_cases, fresh_sinks, thd_cases, to_bhsd, from_bhsd  # noqa: E402
 
 TOL = {"bf16": 5e-2, "f16": 1e-2}
 
 
-def run_case(art, layout, q, k, v, do, cu_q=None, cu_kv=None):
-    """(dq err, dk err, dv err, bitwise repeatable or None) for one case."""
+def run_case(art, layout, q, k, v, do, cu_q=None, cu_kv=None, sinks=None):
+    """([dq, dk, dv(, dsinks)] errors, bitwise repeatable or None) for one
+    case; with `sinks` [Hq] the reference and the artifact take them."""
     dtype = q.dtype
     band = (art.left, art.right, art.align, art.scale)
-    cap = {"softcap": getattr(art, "softcap", None)}
+    cap = {"softcap": getattr(art, "softcap", None), "sinks": sinks}
     if layout == "thd":
         segs = list(zip(cu_q.tolist()[:-1], cu_q.tolist()[1:],
                         cu_kv.tolist()[:-1], cu_kv.tolist()[1:]))
         o = torch.empty_like(q)
         lse = torch.empty(q.shape[1], q.shape[0], device="cuda")
         ref = [torch.zeros_like(t, dtype=torch.float64) for t in (q, k, v)]
+        if sinks is not None:
+            ref.append(torch.zeros(sinks.shape, dtype=torch.float64, device="cuda"))
         for a, b, c, d in segs:
             args = [to_bhsd(t, "thd") for t in (q[a:b], k[c:d], v[c:d])]
             o_ref, l_ref = reference(*args, *band, **cap)
@@ -55,6 +62,8 @@ def run_case(art, layout, q, k, v, do, cu_q=None, cu_kv=None):
             ref[0][a:b] = g[0][0].transpose(0, 1)
             ref[1][c:d] += g[1][0].transpose(0, 1)
             ref[2][c:d] += g[2][0].transpose(0, 1)
+            if sinks is not None:
+                ref[3] += g[3]
         kw = dict(cu_seqlens_q=cu_q.cuda(), cu_seqlens_kv=cu_kv.cuda())
     else:
         bq, bk, bv, bdo = (to_bhsd(t, layout) for t in (q, k, v, do))
@@ -62,15 +71,17 @@ def run_case(art, layout, q, k, v, do, cu_q=None, cu_kv=None):
         o = from_bhsd(o_ref.to(dtype), layout).contiguous()
         lse = l_ref.float().contiguous()
         g = reference_grads(bq, bk, bv, bdo, *band, **cap)
-        ref = [from_bhsd(t, layout) for t in g]
+        ref = [from_bhsd(t, layout) for t in g[:3]] + list(g[3:])
         kw = {}
+    if sinks is not None:
+        kw["sinks"] = sinks
     outs = []
     for _ in range(2 if art.deterministic else 1):
         grads = [torch.full_like(t, math.nan) for t in (q, k, v)]
-        art.backward(q, k, v, o, lse, do, layout=layout, dq=grads[0], dk=grads[1],
-                     dv=grads[2], **kw)
+        res = art.backward(q, k, v, o, lse, do, layout=layout, dq=grads[0], dk=grads[1],
+                           dv=grads[2], **kw)
         torch.cuda.synchronize()
-        outs.append(grads)
+        outs.append(grads + list(res[3:]))
     errs = [rel(x, r) for x, r in zip(outs[0], ref)]
     repeat = None
     if art.deterministic:
@@ -112,7 +123,8 @@ def main():
                     ck = torch.tensor([0] + lk).cumsum(0).to(torch.int32)
                     q, do = randn(int(cq[-1]), 16, d), randn(int(cq[-1]), 16, d)
                     k, v = randn(int(ck[-1]), 4, d), randn(int(ck[-1]), 4, d)
-                    errs, repeat = run_case(art, "thd", q, k, v, do, cq, ck)
+                    sinks = fresh_sinks(16, gen) if art.sinks else None
+                    errs, repeat = run_case(art, "thd", q, k, v, do, cq, ck, sinks)
                     shape = ("thd", len(lq), "16/4", ",".join(map(str, lq)),
                              ",".join(map(str, lk)))
                 else:
@@ -121,7 +133,8 @@ def main():
                            else (lambda h, s: (b, s, h, d)))
                     q, do = randn(*shp(hq, sq)), randn(*shp(hq, sq))
                     k, v = randn(*shp(hkv, skv)), randn(*shp(hkv, skv))
-                    errs, repeat = run_case(art, layout, q, k, v, do)
+                    sinks = fresh_sinks(hq, gen) if art.sinks else None
+                    errs, repeat = run_case(art, layout, q, k, v, do, sinks=sinks)
                     shape = (layout, b, f"{hq}/{hkv}", sq, skv)
                 problem = ""
                 if any(math.isnan(e) for e in errs):
@@ -131,9 +144,11 @@ def main():
                 elif repeat is False:
                     problem = "deterministic runs differ"
             except Exception as e:  # noqa: BLE001 - reported in the table
-                errs, repeat, problem = [math.nan] * 3, None, f"{type(e).__name__}: {e}"
+                errs, repeat, problem = ([math.nan] * (4 if art.sinks else 3), None,
+                                         f"{type(e).__name__}: {e}")
                 shape = (case[0], "", "", "", "")
             failures += bool(problem)
+            errs = list(errs) + [math.nan] * (4 - len(errs))  # no dsinks: NaN, shown '-'
             rows.append((name, *shape, *errs,
                          "" if repeat is None else ("yes" if repeat else "NO"),
                          problem or "ok"))
@@ -147,15 +162,20 @@ def main():
     return 1 if failures else 0
 
 
+def fmt(err):
+    return "-" if math.isnan(err) else f"{err:.2e}"
+
+
 def write_report(args, rows, failures):
     text = (f"# Backward check {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n"
             f"Device: {torch.cuda.get_device_name()}; torch {torch.__version__}; command: "
             f"`{' '.join(sys.argv)}`.\nErrors are max|x - ref| / max|ref| against float64; "
             f"tolerance {TOL}. 'bitwise' = two runs torch.equal (deterministic only).\n\n"
             "| artifact | layout | B/segs | Hq/Hkv | s_q | s_kv | dQ err | dK err | dV err "
-            "| bitwise | result |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+            "| dsinks err | bitwise | result |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n"
             + "".join(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} | {r[5]} | {r[6]:.2e} "
-                      f"| {r[7]:.2e} | {r[8]:.2e} | {r[9]} | {r[10]} |\n" for r in rows)
+                      f"| {r[7]:.2e} | {r[8]:.2e} | {fmt(r[9])} | {r[10]} | {r[11]} |\n"
+                      for r in rows)
             + f"\n{failures} failure(s) in {len(rows)} cases.\n")
     with open(os.path.join(args.out, "check_backward.md"), "w") as f:
         f.write(text)

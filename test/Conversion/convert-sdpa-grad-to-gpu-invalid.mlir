@@ -20,16 +20,3 @@ func.func @head_dim(%q: tensor<1x1x?x32xf16>, %lse: tensor<1x1x?xf32>) -> tensor
       -> tensor<1x1x?x32xf16>, tensor<1x1x?x32xf16>, tensor<1x1x?x32xf16>
   return %dq : tensor<1x1x?x32xf16>
 }
-
-// -----
-
-/// Not lowered yet: the gradients would miss dsinks and the sinks' share of
-/// the softmax.
-func.func @sinks(%q: tensor<1x2x64x64xf16>, %lse: tensor<1x2x64xf32>, %sink: tensor<2xf32>) -> tensor<2xf32> {
-  // expected-error @+1 {{expected no sinks: the backward lowering does not implement the sinks' gradient yet}}
-  %dq, %dk, %dv, %ds = sdpa.attention_grad %q, %q, %q, %q, %q, %lse sinks(%sink : tensor<2xf32>)
-      {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
-      : tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64xf32>
-      -> tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<1x2x64x64xf16>, tensor<2xf32>
-  return %ds : tensor<2xf32>
-}

@@ -17,10 +17,6 @@ using namespace mlir::sdpa;
 FailureOr<BackwardKernelSpec>
 mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
                                   const BackwardKernelOptions &options) {
-  // Never lowered without them: a dropped sink is a wrong result.
-  if (op.getSinks())
-    return op.emitOpError("expected no sinks: the backward lowering does not "
-                          "implement the sinks' gradient yet");
   BackwardKernelSpec spec;
   spec.packed = op.getLayout() == Layout::thd;
   if (!spec.packed && op.hasPerSequenceLengths())
@@ -63,6 +59,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (FloatAttr softcap = op.getSoftcapAttr())
     if (!std::isinf(softcap.getValueAsDouble()))
       spec.softcap = softcap.getValueAsDouble();
+  spec.sinks = bool(op.getSinks());
   spec.deterministic = op.getDeterministic();
   spec.schedule = getKernelSchedule(op, tiles);
   return spec;

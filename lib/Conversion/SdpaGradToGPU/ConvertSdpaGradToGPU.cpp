@@ -93,12 +93,25 @@ static void replaceByHostProgram(AttentionGradOp op, gpu::GPUModuleOp module,
     host.addWorkspace("relay_counters", b.getI32Type(),
                       {host.batch(), host.headsQ(), host.queryTiles()},
                       /*zero=*/true);
+  Value gradSinks;
+  auto sinksType =
+      spec.sinks ? cast<RankedTensorType>(op.getGradSinks().getType())
+                 : RankedTensorType();
+  if (spec.sinks) {
+    Value sinks = host.addPerHeadInput("sinks", op.getSinks());
+    gradSinks = host.addPerHeadOutput("grad_sinks", sinksType, sinks);
+    host.addWorkspace("dsink_partials", f32,
+                      {host.batch(), host.headsQ(), host.queryTiles()},
+                      /*zero=*/false);
+  }
   host.launchKernels(module, manifest);
   host.freeWorkspaces();
-  Value dqTensor = host.toTensor(dq, queryType);
-  Value dkTensor = host.toTensor(dk, keyType);
-  Value dvTensor = host.toTensor(dv, valueType);
-  op.replaceAllUsesWith(ValueRange{dqTensor, dkTensor, dvTensor});
+  SmallVector<Value> results = {host.toTensor(dq, queryType),
+                                host.toTensor(dk, keyType),
+                                host.toTensor(dv, valueType)};
+  if (spec.sinks)
+    results.push_back(host.toTensor(gradSinks, sinksType));
+  op.replaceAllUsesWith(results);
   op.erase();
 }
 

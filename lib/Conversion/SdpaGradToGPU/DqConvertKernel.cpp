@@ -6,7 +6,9 @@
 //
 // The scale is already folded into the accumulated dS, so this is a plain
 // conversion. Packed sequences (thd): b is sequence i, rows are its tokens
-// (PreprocessKernel.cpp), dq_accum is [Hq, T, D].
+// (PreprocessKernel.cpp), dq_accum is [Hq, T, D]. With sinks, program
+// (0, h, 0) also stores dsink[h] from the partials of bwd_preprocess
+// (SinkGradient.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +51,9 @@ public:
               ValueRange{add(dqBase, add(mul(row, dqStrideS), col))});
           scf::YieldOp::create(b);
         });
+    // Sinks: program (0, h, 0) sums head h's partials (SinkGradient.cpp).
+    if (spec.sinks)
+      emitSinkGradient(func, tile);
     gpu::ReturnOp::create(b);
   }
 };

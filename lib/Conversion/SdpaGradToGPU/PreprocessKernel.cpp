@@ -17,6 +17,9 @@
 // cu_seqlens_q[N], one entry per LSE entry), relay_counters
 // [N, Hq, ceil(seq_q / Tq)].
 //
+// With sinks the program also writes its tile's partial of dsink to
+// dsink_partials[b, h, t] (SinkGradient.cpp).
+//
 //===----------------------------------------------------------------------===//
 
 #include "QueryTileKernel.h"
@@ -91,6 +94,10 @@ public:
           memref::StoreOp::create(b, f32(0.0), args["dq_accum"], ValueRange{at});
           scf::YieldOp::create(b);
         });
+
+    // Sinks: this tile's partial of dsink (SinkGradient.cpp).
+    if (spec.sinks)
+      emitSinkPartial(func, tile, rows0);
 
     if (spec.deterministic) {
       // seq_q: the (longest) sequence length, of the counters' row.

@@ -37,6 +37,19 @@ protected:
   QueryTile bindQueryTile(gpu::GPUFuncOp func, BackwardRole role);
   /// The rows of the tile inside its sequence: min(Tq, max(Sq, q0) - q0).
   Value rowsInTile(const QueryTile &tile);
+
+  //===--- SinkGradient.cpp: dsink in a fixed order ------------------------===//
+  /// The sum of `value` over the block's threads, valid in every thread,
+  /// added in a fixed order (a workgroup buffer of one f32 per warp is
+  /// attributed to `func`). Every thread of the block must reach it.
+  Value blockSumInOrder(gpu::GPUFuncOp func, Value value);
+  /// bwd_preprocess: this tile's partial of dsink (its rows' exp(sink - LSE)
+  /// Delta, after Delta is stored; `rows0` is rowStatsBase's row 0).
+  void emitSinkPartial(gpu::GPUFuncOp func, const QueryTile &tile,
+                       Value rows0);
+  /// bwd_dq_convert: program (0, h, 0) stores dsink[h] = -(the sum of head
+  /// h's partials).
+  void emitSinkGradient(gpu::GPUFuncOp func, const QueryTile &tile);
 };
 
 } // namespace mlir::sdpa::detail

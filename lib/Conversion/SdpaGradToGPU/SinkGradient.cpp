@@ -1,0 +1,151 @@
+//===- SinkGradient.cpp - dsink, summed in a fixed order ------------------===//
+//
+// The gradient of the attention sinks (docs/Semantics.md §7),
+//
+//   dsink[h] = -sum_{b, q} exp(sink[h] - LSE[b, h, q]) * Delta[b, h, q],
+//
+// in two steps of a fixed order, so that it is bitwise repeatable in every
+// dQ mode. bwd_preprocess (program (t, h, b)) writes the partial of its
+// query tile,
+//
+//   dsink_partials[(b * Hq + h) * T + t] = sum_{q in tile t} exp2(sink[h]
+//       log2(e) - LSE[q] log2(e)) * Delta[q]              (0 past Sq)
+//
+// with T = gridDim.x; bwd_dq_convert's program (0, h, 0) sums the B * T
+// partials of head h and stores dsink[h]. Both sums run in the same order on
+// every launch: each thread adds its rows (entries) in increasing order, a
+// warp adds its lanes by an xor butterfly, and thread 0 adds the warps in
+// order. A row whose LSE is -inf (a sink of -inf and no visible key)
+// contributes 0; a row without a key but a finite sink has O = 0, so
+// Delta = 0 there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QueryTileKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::sdpa;
+using namespace mlir::sdpa::detail;
+
+Value QueryTileKernelBuilder::blockSumInOrder(gpu::GPUFuncOp func,
+                                              Value value) {
+  for (int32_t offset = sm80::kWarpSize / 2; offset >= 1; offset /= 2) {
+    Value other = gpu::ShuffleOp::create(b, value, offset,
+                                         int32_t(sm80::kWarpSize),
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    value = fadd(value, other);
+  }
+  int64_t warps = spec.rowThreads() / sm80::kWarpSize;
+  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  auto smemType =
+      MemRefType::get({warps}, b.getF32Type(), MemRefLayoutAttrInterface(),
+                      workgroup);
+  Value smem = func.addWorkgroupAttribution(smemType, b.getLoc());
+  Value warp = divu(tid, idx(sm80::kWarpSize));
+  Value leader = cmp(arith::CmpIPredicate::eq, lane(), idx(0));
+  scf::IfOp::create(b, leader, [&](OpBuilder &, Location) {
+    memref::StoreOp::create(b, value, smem, ValueRange{warp});
+    scf::YieldOp::create(b);
+  });
+  gpu::BarrierOp::create(b);
+  Value total = memref::LoadOp::create(b, smem, ValueRange{idx(0)});
+  for (int64_t w = 1; w < warps; ++w)
+    total = fadd(total, memref::LoadOp::create(b, smem, ValueRange{idx(w)}));
+  return total;
+}
+
+void QueryTileKernelBuilder::emitSinkPartial(gpu::GPUFuncOp func,
+                                             const QueryTile &tile,
+                                             Value rows0) {
+  double inf = std::numeric_limits<double>::infinity();
+  Value log2e = f32(sm80::kLog2e);
+  Value sink2 = fmul(
+      memref::LoadOp::create(b, args["sinks"], ValueRange{tile.head}), log2e);
+  // lse is [B, Hq, Sq] by its strides, or [Hq, T] packed (unit token stride).
+  Value lseHead = mul(tile.head, argIndex("lse_stride_h"));
+  Value lseBase = spec.packed
+                      ? add(lseHead, tile.first)
+                      : add(mul(tile.batch, argIndex("lse_stride_b")), lseHead);
+  Value local = f32(0.0);
+  for (int64_t r0 = 0; r0 < spec.tiles.q; r0 += spec.rowThreads()) {
+    Value r = add(tid, idx(r0));
+    Value row = add(tile.q0, r);
+    Value inSequence = cmp(arith::CmpIPredicate::ult, row, tile.seqQ);
+    Value inTile = cmp(arith::CmpIPredicate::ult, r, idx(spec.tiles.q));
+    Value live = arith::AndIOp::create(b, inTile, inSequence);
+    auto ifOp = scf::IfOp::create(b, TypeRange{b.getF32Type()}, live,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      // This thread stored the row's Delta above: it reads its own store.
+      Value rowDelta = memref::LoadOp::create(b, args["delta"],
+                                              ValueRange{add(rows0, row)});
+      Value lse = memref::LoadOp::create(b, args["lse"],
+                                         ValueRange{add(lseBase, row)});
+      Value share =
+          math::Exp2Op::create(b, arith::SubFOp::create(b, sink2,
+                                                        fmul(lse, log2e)));
+      Value finite =
+          arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, lse, f32(-inf));
+      scf::YieldOp::create(b, select(finite, fmul(share, rowDelta), f32(0.0)));
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, f32(0.0));
+    }
+    local = fadd(local, ifOp.getResult(0));
+  }
+  Value total = blockSumInOrder(func, local);
+  Value qTiles = gpu::GridDimOp::create(b, gpu::Dimension::x);
+  Value entry = add(mul(add(mul(tile.batch, tile.headsQ), tile.head), qTiles),
+                    tile.qTile);
+  Value first = cmp(arith::CmpIPredicate::eq, tid, idx(0));
+  scf::IfOp::create(b, first, [&](OpBuilder &, Location) {
+    memref::StoreOp::create(b, total, args["dsink_partials"],
+                            ValueRange{entry});
+    scf::YieldOp::create(b);
+  });
+}
+
+void QueryTileKernelBuilder::emitSinkGradient(gpu::GPUFuncOp func,
+                                              const QueryTile &tile) {
+  // Program (0, h, 0) of each head: a block-uniform branch (its barrier is
+  // reached by the whole block or by none of it).
+  Value zero = idx(0);
+  Value owner = arith::AndIOp::create(
+      b, cmp(arith::CmpIPredicate::eq, tile.qTile, zero),
+      cmp(arith::CmpIPredicate::eq, tile.batch, zero));
+  scf::IfOp::create(b, owner, [&](OpBuilder &, Location) {
+    Value qTiles = gpu::GridDimOp::create(b, gpu::Dimension::x);
+    Value batch = gpu::GridDimOp::create(b, gpu::Dimension::z);
+    Value count = mul(batch, qTiles);
+    auto loop = scf::ForOp::create(
+        b, tid, count, idx(spec.rowThreads()), ValueRange{f32(0.0)},
+        [&](OpBuilder &, Location, Value i, ValueRange sum) {
+          Value entryBatch = divu(i, qTiles);
+          Value entryTile = remu(i, qTiles);
+          Value entry = add(
+              mul(add(mul(entryBatch, tile.headsQ), tile.head), qTiles),
+              entryTile);
+          Value partial = memref::LoadOp::create(b, args["dsink_partials"],
+                                                 ValueRange{entry});
+          scf::YieldOp::create(b, fadd(sum[0], partial));
+        });
+    Value total = blockSumInOrder(func, loop.getResult(0));
+    Value first = cmp(arith::CmpIPredicate::eq, tid, idx(0));
+    scf::IfOp::create(b, first, [&](OpBuilder &, Location) {
+      memref::StoreOp::create(b, arith::NegFOp::create(b, total),
+                              args["grad_sinks"], ValueRange{tile.head});
+      scf::YieldOp::create(b);
+    });
+    scf::YieldOp::create(b);
+  });
+}
