@@ -84,7 +84,8 @@ def reference(q, k, v, left, right, align, scale, sinks=None, softcap=None):
     return torch.stack(outs), torch.stack(lses)
 
 
-def reference_grads(q, k, v, do, left, right, align, scale, sinks=None, softcap=None):
+def reference_grads(q, k, v, do, left, right, align, scale, sinks=None, softcap=None,
+                    out=None):
     """dQ, dK, dV (float64) by docs/Semantics.md §2, for bhsd tensors.
 
     P = softmax of the masked scores (rows that see no key: P = 0), dV = P^T dO,
@@ -94,7 +95,10 @@ def reference_grads(q, k, v, do, left, right, align, scale, sinks=None, softcap=
     is NaN on rows that see nothing). With a softcap c, dS is multiplied by
     1 - (S / c)^2 (S the capped score); with sinks [Hq] the LSE includes them
     and a fourth result is dsink[h] = -sum_{b,q} exp(sink[h] - LSE) * Delta
-    (docs/Semantics.md §7).
+    (docs/Semantics.md §7). `out` (bhsd), if given, is the forward output the
+    kernel is handed, rounded to its dtype: Delta is formed from it, as the
+    kernels form it (with a large sink O is small and its rounding moves
+    dsink by more than the tolerance); None: from the exact O.
     """
     b, hq, sq, d = q.shape
     hkv, skv = k.shape[1], k.shape[2]
@@ -113,7 +117,7 @@ def reference_grads(q, k, v, do, left, right, align, scale, sinks=None, softcap=
         o = p @ vi
         dv = p.transpose(-1, -2) @ doi
         dp = doi @ vi.transpose(-1, -2)
-        delta = (doi * o).sum(-1, keepdim=True)
+        delta = (doi * (o if out is None else out[i].double())).sum(-1, keepdim=True)
         ds = p * (dp - delta)
         if softcap is not None:
             ds = ds * (1 - (capped / softcap) ** 2)

@@ -58,7 +58,7 @@ def run_case(art, layout, q, k, v, do, cu_q=None, cu_kv=None, sinks=None):
             lse[:, a:b] = l_ref[0].float()
         for a, b, c, d in segs:
             args = [to_bhsd(t, "thd") for t in (q[a:b], k[c:d], v[c:d], do[a:b])]
-            g = reference_grads(*args, *band, **cap)
+            g = reference_grads(*args, *band, **cap, out=to_bhsd(o[a:b], "thd"))
             ref[0][a:b] = g[0][0].transpose(0, 1)
             ref[1][c:d] += g[1][0].transpose(0, 1)
             ref[2][c:d] += g[2][0].transpose(0, 1)
@@ -70,7 +70,7 @@ def run_case(art, layout, q, k, v, do, cu_q=None, cu_kv=None, sinks=None):
         o_ref, l_ref = reference(bq, bk, bv, *band, **cap)
         o = from_bhsd(o_ref.to(dtype), layout).contiguous()
         lse = l_ref.float().contiguous()
-        g = reference_grads(bq, bk, bv, bdo, *band, **cap)
+        g = reference_grads(bq, bk, bv, bdo, *band, **cap, out=to_bhsd(o, layout))
         ref = [from_bhsd(t, layout) for t in g[:3]] + list(g[3:])
         kw = {}
     if sinks is not None:
