@@ -82,10 +82,19 @@ bool isBackwardOnlyParam(std::string_view name);
 /// (the artifact's dtype).
 ElementType getPointeeType(std::string_view name, ElementType element);
 
-/// Head dims the kernels of `direction` are generated for.
+/// The head dims are multiples of kHeadDimStep up to kMaxHeadDim: the
+/// mma.sync m16n8k16 reduction step is 16, so such a head_dim fills whole Q
+/// and K fragments (a multiple of 8 alone would need zero padding in shared
+/// memory, which the kernels do not have). The forward takes all of them,
+/// the backward all but 224 and 240 (its main kernel spills there).
+constexpr int64_t kHeadDimStep = 16;
+constexpr int64_t kMaxHeadDim = 256;
+
+/// Head dims the kernels of `direction` are generated for, ascending.
 const std::vector<int64_t> &getSupportedHeadDims(Direction direction);
 bool isSupportedHeadDim(Direction direction, int64_t headDim);
-/// "64 or 128", "32, 64, ... or 256": for messages.
+/// "a multiple of 16 from 16 to 256" (a table of one step), else the list
+/// ("64 or 128"): for messages.
 std::string describeHeadDims(Direction direction);
 
 /// Tile sizes (tile_q, tile_kv) are in [1, kMaxTile].

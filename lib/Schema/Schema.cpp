@@ -156,9 +156,25 @@ private:
   std::vector<Param> params;
 };
 
-const std::vector<int64_t> kForwardHeadDims = {32,  64,  96,  128,
-                                               160, 192, 224, 256};
-const std::vector<int64_t> kBackwardHeadDims = {64, 128};
+/// Every multiple of kHeadDimStep up to kMaxHeadDim, in ascending order.
+std::vector<int64_t> headDimsUpToMax() {
+  std::vector<int64_t> dims;
+  for (int64_t d = kHeadDimStep; d <= kMaxHeadDim; d += kHeadDimStep)
+    dims.push_back(d);
+  return dims;
+}
+
+/// The forward takes every multiple of 16 up to 256.
+const std::vector<int64_t> kForwardHeadDims = headDimsUpToMax();
+/// The backward all but 224 and 240, whose main kernel spills at every
+/// column-pass width (BackwardKernelSpec::columnPasses).
+const std::vector<int64_t> kBackwardHeadDims = [] {
+  std::vector<int64_t> dims = headDimsUpToMax();
+  dims.erase(std::remove_if(dims.begin(), dims.end(),
+                            [](int64_t d) { return d == 224 || d == 240; }),
+             dims.end());
+  return dims;
+}();
 
 bool isNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -310,6 +326,13 @@ bool sdpa_schema::isSupportedHeadDim(Direction direction, int64_t headDim) {
 
 std::string sdpa_schema::describeHeadDims(Direction direction) {
   const std::vector<int64_t> &dims = getSupportedHeadDims(direction);
+  // An arithmetic progression from its step is described by its rule.
+  bool progression = dims.size() > 2 && dims[0] == dims[1] - dims[0];
+  for (size_t i = 1; progression && i < dims.size(); ++i)
+    progression = dims[i] - dims[i - 1] == dims[0];
+  if (progression)
+    return "a multiple of " + std::to_string(dims[0]) + " from " +
+           std::to_string(dims[0]) + " to " + std::to_string(dims.back());
   std::string text;
   for (size_t i = 0; i < dims.size(); ++i) {
     if (i)

@@ -186,9 +186,9 @@ TEST(Manifest, RejectsEachKindOfBadInput) {
        "'sideways'"},
       {"bad dtype", replaced(f, 5, "dtype f32"),
        "line 5: key 'dtype': expected 'f16' or 'bf16', got 'f32'"},
-      {"bad head_dim", replaced(f, 6, "head_dim 48"),
-       "line 6: key 'head_dim': expected 32, 64, 96, 128, 160, 192, 224 or "
-       "256 for a forward artifact, got '48'"},
+      {"bad head_dim", replaced(f, 6, "head_dim 40"),
+       "line 6: key 'head_dim': expected a multiple of 16 from 16 to 256 for "
+       "a forward artifact, got '40'"},
       {"non-numeric head_dim", replaced(f, 6, "head_dim 6x4"),
        "line 6: key 'head_dim': expected a positive integer, got '6x4'"},
       {"zero tile", replaced(f, 7, "tile_q 0"),
@@ -337,14 +337,37 @@ TEST(Manifest, NamesNulAndCrlf) {
                    "have LF line endings, not CRLF");
 }
 
-/// One table decides the head dims (lib/Schema): the forward kernels are
-/// generated for more than the backward ones.
-TEST(Manifest, HeadDimsDependOnTheDirection) {
-  EXPECT_EQ(parseOrDie(replaced(forwardLines(), 6, "head_dim 96")).headDim,
-            96);
-  EXPECT_EQ(parseError(replaced(backwardLines(), 5, "head_dim 96")),
-            "line 5: key 'head_dim': expected 64 or 128 for a backward "
-            "artifact, got '96'");
+/// One table decides the head dims (lib/Schema), the one the lowering
+/// refuses against: both directions take the multiples of 16 up to 256 (80
+/// and 96 among them), the backward not 224 and 240, neither a multiple of
+/// 8 alone (40) nor anything past 256.
+TEST(Manifest, HeadDimsFollowTheSchemaTable) {
+  for (const char *dim : {"16", "80", "96", "112", "160", "192", "256"}) {
+    std::string line = std::string("head_dim ") + dim;
+    EXPECT_EQ(parseOrDie(replaced(forwardLines(), 6, line)).headDim,
+              std::stoll(dim));
+    EXPECT_EQ(parseOrDie(replaced(backwardLines(), 5, line)).headDim,
+              std::stoll(dim));
+  }
+  EXPECT_EQ(parseOrDie(replaced(forwardLines(), 6, "head_dim 224")).headDim,
+            224);
+  EXPECT_EQ(parseError(replaced(backwardLines(), 5, "head_dim 224")),
+            "line 5: key 'head_dim': expected 16, 32, 48, 64, 80, 96, 112, "
+            "128, 144, 160, 176, 192, 208 or 256 for a backward artifact, got "
+            "'224'");
+  for (const char *dim : {"8", "40", "72", "248", "272", "512"})
+    EXPECT_EQ(parseError(replaced(forwardLines(), 6,
+                                  std::string("head_dim ") + dim)),
+              std::string("line 6: key 'head_dim': expected a multiple of 16 "
+                          "from 16 to 256 for a forward artifact, got '") +
+                  dim + "'");
+  // Brute force over 1..300: accepted exactly where the table says.
+  for (int64_t d = 1; d <= 300; ++d) {
+    bool forward = d % 16 == 0 && d <= 256;
+    bool backward = forward && d != 224 && d != 240;
+    EXPECT_EQ(isSupportedHeadDim(Direction::Forward, d), forward) << d;
+    EXPECT_EQ(isSupportedHeadDim(Direction::Backward, d), backward) << d;
+  }
 }
 
 TEST(Manifest, RejectsBadKernelSets) {

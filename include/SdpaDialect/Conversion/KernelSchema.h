@@ -32,6 +32,15 @@ Type getKernelParamPointee(StringRef name, Type element);
 /// The schema's name of an element type (f16, bf16, f32 or i32).
 schema::ElementType getSchemaElementType(Type type);
 
+/// Checks `headDim` (dynamic: ShapedType::kDynamic) against the schema's
+/// table of `direction`, the one the runtime reads artifacts against. On
+/// failure returns false and sets `why` to the message: "expected a static
+/// head_dim, a multiple of 16 from 16 to 256, got 40" and the reason for a
+/// multiple of 8 (the kernels do not zero-pad it to 16), one past 256, or a
+/// multiple of 16 the direction leaves out (its kernel would spill).
+bool checkKernelHeadDim(schema::Direction direction, int64_t headDim,
+                        std::string &why);
+
 } // namespace mlir::sdpa
 
 #endif // SDPADIALECT_CONVERSION_KERNELSCHEMA_H

@@ -9,7 +9,8 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Lower sdpa.attention to an SM80 gpu.module kernel";
   let description = [{
     For every `sdpa.attention` (layouts `bhsd`, `bshd` and packed `thd`,
-    static or dynamic lengths, GQA) emits a `gpu.module @sdpa_fwd_<i>`
+    static or dynamic lengths, GQA, f16 or bf16, head_dim `D` a multiple of
+    16 up to 256, the schema's table) emits a `gpu.module @sdpa_fwd_<i>`
     holding one `gpu.func` kernel, block `(32 * warps, 1, 1)`, grid
     `(ceil(Sq / Tq), Hq, B)`. Query tile `t = blockIdx.x` of head
     `h = blockIdx.y` and batch entry `b = blockIdx.z` computes, for its rows,
@@ -30,8 +31,11 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
     and masked edge `[ie, kv_end)`, with the interior clamped into the visit
     range. A row that sees no key stores O = 0 and LSE = -inf.
 
-    The tile sizes are those of the op's `schedule` (else `tile-q`,
-    `tile-kv`); the maps are always the symbolic ones of the band, so one
+    `S' = Q K^T` reduces over `D / 16` k16 blocks, two per x4 K load (an
+    odd count ends with one x2 load). The tile sizes are those of the op's
+    `schedule` (else `tile-q`, `tile-kv`); with `tile-q = 64` and 4 warps
+    the kernel is free of spills at `tile-kv = 64` up to `D = 96`, 32 up
+    to 176 and 16 from 192 (ptxas 13.0). The maps are always the symbolic ones of the band, so one
     kernel serves every sequence length. The kernel takes bare pointers
     `q k v o lse`, i32 `seq_q seq_kv heads_q heads_kv` and i64 strides (in
     elements) `{q,k,v,o}_stride_{b,h,s}`, `lse_stride_{b,h}` (docs/Artifact.md).

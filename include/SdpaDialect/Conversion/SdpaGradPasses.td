@@ -9,8 +9,9 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
   let summary = "Lower sdpa.attention_grad to SM80 gpu.module kernels";
   let description = [{
     For every `sdpa.attention_grad` (layouts `bhsd`, `bshd` and `thd`,
-    static or dynamic lengths, GQA, f16 or bf16, head_dim 64 or 128; dense
-    per-batch `seqlens` are refused) emits a `gpu.module @sdpa_bwd_<i>` with
+    static or dynamic lengths, GQA, f16 or bf16, head_dim a multiple of 16
+    up to 256 but 224 and 240, the schema's table; dense per-batch `seqlens`
+    are refused) emits a `gpu.module @sdpa_bwd_<i>` with
     three kernels, launched in this order:
 
     * `sdpa_bwd_preprocess`, grid `(ceil(Sq / Tq), Hq, B)`, 128 threads:
@@ -25,7 +26,11 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
       outside the band and for LSE = -inf), `dS = P * (dP - delta)`,
       accumulates `dV += P^T dO` and `dK += dS^T Q` in registers
       (m16n8k16, f32: `nvgpu.mma.sync` for f16, `nvvm.mma.sync` for bf16)
-      and adds `scale * dS K` into the f32
+      (up to `D = 128` every column; above, in `P = ceil(D / 48)` column
+      passes over the query tiles, pass `p` accumulating columns
+      `[p * W, (p + 1) * W)` of dK and dV, `W = 8 * ceil(D / (8 * P))`,
+      with P and dS recomputed over all of `D` each pass)
+      and, in the last pass, adds `scale * dS K` into the f32
       `dq_accum` with relaxed atomics. dK (times scale) and dV are stored
       once; a key tile with an empty range stores zeros. Edge visits mask P
       cell by cell; visits of `[q_interior_begin(u), q_interior_end(u))`
@@ -74,7 +79,7 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
   let options = [
     Option<"tileQ", "tile-q", "int64_t", /*default=*/"32",
            "Query rows per tile where the op has no schedule (32 keeps every "
-           "band's kernel free of spills at head_dim 64 and 128)">,
+           "band's kernel free of spills at every head_dim of the table)">,
     Option<"tileKv", "tile-kv", "int64_t", /*default=*/"64",
            "Keys per tile (one warp per 16) where the op has no schedule">,
     Option<"hostProgram", "host-program", "bool", /*default=*/"true",

@@ -50,6 +50,31 @@ struct BackwardKernelSpec {
 
   /// The main kernel has one warp per 16 keys of its key tile.
   int64_t warps() const { return tiles.kv / sm80::kMmaM; }
+  /// The rule of the main kernel's register tiles, for every head dim: a
+  /// warp's dK and dV accumulators (16 keys x the columns of a pass, f32)
+  /// take 2 * 16 * columns / 32 = columns registers per thread, beside the
+  /// A fragments of S and dP (head_dim / 4 registers). Up to
+  /// kSinglePassHeadDim = 128 they hold every column (the d = 128 kernel
+  /// uses 254 of the 255 registers); a larger head dim walks its query
+  /// tiles in ceil(head_dim / kMaxPassColumns) column passes of equal width
+  /// (in 8-column mma blocks), each recomputing P and dS over the full head
+  /// dim and accumulating its columns of dK and dV; the last pass adds the
+  /// dQ partials. 48 columns a pass is the widest that ptxas 13.0 assembles
+  /// without spills at d = 144 ... 208 and 256 (64 spills at d = 192); at
+  /// 224 and 240 every width spills, so the schema's table leaves them out.
+  /// Independent of the tiles, which only set shared memory.
+  static constexpr int64_t kSinglePassHeadDim = 128;
+  static constexpr int64_t kMaxPassColumns = 48;
+  int64_t columnPasses() const {
+    if (headDim <= kSinglePassHeadDim)
+      return 1;
+    return (headDim + kMaxPassColumns - 1) / kMaxPassColumns;
+  }
+  /// 8-column blocks of head_dim per pass (the last pass may have fewer).
+  int64_t passBlocks() const {
+    int64_t blocks = headDim / sm80::kMmaN;
+    return (blocks + columnPasses() - 1) / columnPasses();
+  }
   int64_t threads() const { return warps() * sm80::kWarpSize; }
   /// Threads of the preprocessing and dQ conversion kernels.
   int64_t rowThreads() const { return 128; }

@@ -33,7 +33,8 @@ enum class CopyCache { L2Only, L1AndL2 };
 /// (consecutive threads fill one row) goes to row c / (headDim / 8), column
 /// 8 * (c % (headDim / 8)) of `smem` (indexed by `smemLead`, then row and
 /// column). Its source is row row0 + row of the slice at element `base` of
-/// the flat `global` (row stride `strideS`).
+/// the flat `global` (row stride `strideS`). Where `threads` does not divide
+/// the chunks, the surplus threads of the last round repeat the last chunk.
 struct TileCopy {
   Value global, base, strideS, row0;
   /// Rows at or past `limit` are zero-filled. The compare is signed, so a

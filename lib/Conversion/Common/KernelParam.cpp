@@ -7,6 +7,7 @@
 
 #include "SdpaDialect/Conversion/KernelParam.h"
 #include "SdpaDialect/Conversion/KernelSchema.h"
+#include "SdpaDialect/Conversion/Sm80.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -106,4 +107,30 @@ schema::ElementType mlir::sdpa::getSchemaElementType(Type type) {
   if (type.isInteger(32))
     return schema::ElementType::I32;
   return schema::ElementType::F16;
+}
+
+bool mlir::sdpa::checkKernelHeadDim(schema::Direction direction,
+                                    int64_t headDim, std::string &why) {
+  if (!ShapedType::isDynamic(headDim) &&
+      schema::isSupportedHeadDim(direction, headDim))
+    return true;
+  why = "expected a static head_dim, " + schema::describeHeadDims(direction) +
+        ", got " +
+        (ShapedType::isDynamic(headDim) ? std::string("?")
+                                        : std::to_string(headDim));
+  if (ShapedType::isDynamic(headDim))
+    return false;
+  if (headDim > schema::kMaxHeadDim)
+    why += " (no tile of it fits the registers and shared memory of one "
+           "SM80 block)";
+  else if (headDim > 0 && headDim % schema::kHeadDimStep == 0)
+    why += " (its kernel spills registers at every tile shape)";
+  else if (headDim > 0 && headDim % sm80::kAsyncCopyElems == 0)
+    why += " (the mma.sync reduction step is 16: a multiple of 8 would need "
+           "its last 8 columns zero-padded in shared memory, which the "
+           "kernels do not implement)";
+  else
+    why += " (rows are copied in 16-byte chunks of 8 elements and reduced "
+           "in mma.sync steps of 16)";
+  return false;
 }

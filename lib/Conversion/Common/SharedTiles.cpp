@@ -14,6 +14,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cassert>
 
 using namespace mlir;
@@ -49,15 +51,22 @@ Value mlir::sdpa::copyTileAsync(KernelArith &arith, const TileCopy &copy) {
   ImplicitLocOpBuilder &b = arith.b;
   int64_t chunksPerRow = copy.headDim / sm80::kAsyncCopyElems;
   int64_t chunks = copy.tileRows * chunksPerRow;
-  assert(chunks % copy.threads == 0 && "tile copy does not divide the block");
+  // When the threads do not divide the chunks, the last round's surplus
+  // threads copy the tile's last chunk again: the same bytes to the same
+  // place, so the tile is the same and no copy needs a branch around it.
+  bool ragged = chunks % copy.threads != 0;
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   UnitAttr bypassL1 =
       copy.cache == CopyCache::L2Only ? b.getUnitAttr() : UnitAttr();
   SmallVector<Value> tokens;
-  for (int64_t i = 0; i < chunks / copy.threads; ++i) {
+  for (int64_t i = 0; i < llvm::divideCeil(chunks, copy.threads); ++i) {
     // One op per statement: the emission order is the statement order.
     Value first = arith.idx(i * copy.threads);
     Value chunk = arith.add(copy.tid, first);
+    if (ragged && (i + 1) * copy.threads > chunks) {
+      Value last = arith.idx(chunks - 1);
+      chunk = arith::MinUIOp::create(b, chunk, last);
+    }
     Value perRow = arith.idx(chunksPerRow);
     Value row = arith.divu(chunk, perRow);
     Value chunkElems = arith.idx(sm80::kAsyncCopyElems);

@@ -29,9 +29,10 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   AttentionShape shape = op.getAttentionShape();
   spec.headDim = shape.headDim;
   // The schema's table decides (the runtime checks artifacts against it).
-  if (!schema::isSupportedHeadDim(schema::Direction::Backward, spec.headDim))
-    return op.emitOpError("expected head_dim to be ")
-           << schema::describeHeadDims(schema::Direction::Backward);
+  std::string headDimError;
+  if (!checkKernelHeadDim(schema::Direction::Backward, spec.headDim,
+                          headDimError))
+    return op.emitOpError(headDimError);
 
   spec.tiles = options.tiles;
   if (ScheduleAttr schedule = op.getScheduleAttr())
@@ -43,11 +44,6 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (tiles.q % sm80::kMmaM != 0 || tiles.q > tiles.kv)
     return op.emitOpError(
         "expected schedule tile_q to be a multiple of 16 and at most tile_kv");
-  int64_t chunks = tiles.q * spec.headDim / sm80::kAsyncCopyElems;
-  if (chunks % spec.threads() != 0)
-    return op.emitOpError("expected schedule tile_q * head_dim / 8 to be a "
-                          "multiple of the block's ")
-           << spec.threads() << " threads";
   if (spec.sharedBytes() > sm80::kMaxSharedBytes)
     return op.emitOpError("expected the backward kernel's shared memory (")
            << spec.sharedBytes() << " bytes) to fit in "

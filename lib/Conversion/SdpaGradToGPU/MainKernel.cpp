@@ -271,9 +271,17 @@ void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
   }
 }
 
+std::pair<int64_t, int64_t>
+MainKernelBuilder::passColumnBlocks(int64_t pass) const {
+  int64_t blocks = spec.headDim / sm80::kMmaN;
+  int64_t begin = pass * spec.passBlocks();
+  return {begin, std::min(blocks, begin + spec.passBlocks())};
+}
+
 void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
                                           const QueryHeadBases &bases,
-                                          GradAccumulators &acc) {
+                                          GradAccumulators &acc,
+                                          int64_t pass) {
   // Every warp is done with the previous tile's Q, dO, dS and row stats.
   gpu::BarrierOp::create(b);
   Value q0 = mul(t, idx(spec.tiles.q));
@@ -339,23 +347,31 @@ void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
     }
   }
 
-  // dV += P^T dO, dK += dS^T Q (queries are the reduction).
+  // dV += P^T dO, dK += dS^T Q (queries are the reduction), over the
+  // columns of this pass.
+  auto [dnBegin, dnEnd] = passColumnBlocks(pass);
   for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
     Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
     Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
-    for (int64_t dn = 0; dn < spec.headDim / sm80::kMmaN; ++dn) {
+    for (int64_t dn = dnBegin; dn < dnEnd; ++dn) {
       Value row0 = idx(kq * sm80::kMmaK), col0 = idx(dn * sm80::kMmaN);
-      acc.dV[dn] = mma(aP, loadBTransposed(doSmem, row0, col0), acc.dV[dn]);
-      acc.dK[dn] = mma(aS, loadBTransposed(qSmem, row0, col0), acc.dK[dn]);
+      Value &dV = acc.dV[dn - dnBegin], &dK = acc.dK[dn - dnBegin];
+      dV = mma(aP, loadBTransposed(doSmem, row0, col0), dV);
+      dK = mma(aS, loadBTransposed(qSmem, row0, col0), dK);
     }
   }
 
-  // The whole dS tile is in shared memory.
+  // The whole dS tile is in shared memory. The dQ partial (every column)
+  // is added once, in the last pass.
+  if (pass + 1 != spec.columnPasses())
+    return;
   gpu::BarrierOp::create(b);
   emitDqUpdate(t, q0, bases);
 }
 
-void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {
+void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc,
+                                           int64_t pass) {
+  auto [dnBegin, dnEnd] = passColumnBlocks(pass);
   Value dkBase = sliceBase("dk", batch, kvFirst, kvHead);
   Value dvBase = sliceBase("dv", batch, kvFirst, kvHead);
   Value dkStrideS = argIndex("dk_stride_s"), dvStrideS = argIndex("dv_stride_s");
@@ -367,12 +383,12 @@ void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {
     Value key = add(k0, add(keyLocal0, idx(8 * i)));
     Value live = cmp(arith::CmpIPredicate::ult, key, seqKv);
     scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
-      for (int64_t dn = 0; dn < spec.headDim / sm80::kMmaN; ++dn) {
+      for (int64_t dn = dnBegin; dn < dnEnd; ++dn) {
         Value col = add(idx(dn * sm80::kMmaN), fragCol);
-        Value dk = vector::ExtractOp::create(b, acc.dK[dn],
+        Value dk = vector::ExtractOp::create(b, acc.dK[dn - dnBegin],
                                              ArrayRef<int64_t>{i});
         dk = arith::MulFOp::create(b, dk, scale);
-        Value dv = vector::ExtractOp::create(b, acc.dV[dn],
+        Value dv = vector::ExtractOp::create(b, acc.dV[dn - dnBegin],
                                              ArrayRef<int64_t>{i});
         // One statement per op: the IR's order must not depend on the
         // compiler's order of evaluating arguments.
@@ -432,28 +448,32 @@ void MainKernelBuilder::emitProgram() {
   BackwardBounds bounds =
       emitBackwardBounds(b, b.getLoc(), spec.schedule,
                          BoundsPolicy::BackwardKernel, kvTile, seqQ, seqKv);
-  GradAccumulators acc;
-  acc.dK.assign(spec.headDim / sm80::kMmaN, zeroAccumulator());
-  acc.dV = acc.dK;
-  forLoop(b, idx(0), group, acc, "sdpa.head_loop",
-          [&](Value j, GradAccumulators &headAcc) {
-            QueryHeadBases bases =
-                emitQueryHeadBases(add(mul(kvHead, group), j));
-            forLoop(b, bounds.qBegin, bounds.qEnd, headAcc, "sdpa.q_loop",
-                    [&](Value i, GradAccumulators &stepAcc) {
-                      Value t = descending(i, bounds.qBegin, bounds.qEnd);
-                      // An edge visit: t outside [interior_begin, end).
-                      // (One op per statement: the IR's order must not
-                      // depend on the compiler's argument order.)
-                      Value below = cmp(arith::CmpIPredicate::ult, t,
-                                        bounds.interiorBegin);
-                      Value above = cmp(arith::CmpIPredicate::uge, t,
-                                        bounds.interiorEnd);
-                      Value edge = arith::OrIOp::create(b, below, above);
-                      emitQueryTileStep(t, edge, bases, stepAcc);
-                    });
-          });
-  emitStoreGradients(acc);
+  // One walk of the query tiles per column pass (one up to d = 128).
+  for (int64_t pass = 0; pass < spec.columnPasses(); ++pass) {
+    auto [dnBegin, dnEnd] = passColumnBlocks(pass);
+    GradAccumulators acc;
+    acc.dK.assign(dnEnd - dnBegin, zeroAccumulator());
+    acc.dV = acc.dK;
+    forLoop(b, idx(0), group, acc, "sdpa.head_loop",
+            [&](Value j, GradAccumulators &headAcc) {
+              QueryHeadBases bases =
+                  emitQueryHeadBases(add(mul(kvHead, group), j));
+              forLoop(b, bounds.qBegin, bounds.qEnd, headAcc, "sdpa.q_loop",
+                      [&](Value i, GradAccumulators &stepAcc) {
+                        Value t = descending(i, bounds.qBegin, bounds.qEnd);
+                        // An edge visit: t outside [interior_begin, end).
+                        // (One op per statement: the IR's order must not
+                        // depend on the compiler's argument order.)
+                        Value below = cmp(arith::CmpIPredicate::ult, t,
+                                          bounds.interiorBegin);
+                        Value above = cmp(arith::CmpIPredicate::uge, t,
+                                          bounds.interiorEnd);
+                        Value edge = arith::OrIOp::create(b, below, above);
+                        emitQueryTileStep(t, edge, bases, stepAcc, pass);
+                      });
+            });
+    emitStoreGradients(acc, pass);
+  }
 }
 
 void mlir::sdpa::detail::buildMainKernel(ImplicitLocOpBuilder &b,

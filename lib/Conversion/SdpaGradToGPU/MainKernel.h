@@ -15,7 +15,8 @@
 namespace mlir::sdpa::detail {
 
 /// The register accumulators of one thread: dK and dV of its warp's 16 keys,
-/// one fragment per 8 columns of head_dim each.
+/// one fragment per 8 columns of head_dim each, over the columns of one
+/// column pass (BackwardKernelSpec::columnPasses).
 struct GradAccumulators {
   SmallVector<Value> dK, dV;
 
@@ -45,11 +46,13 @@ private:
   /// Everything after the setup: K and V, the loops, the dK and dV stores.
   void emitProgram();
   QueryHeadBases emitQueryHeadBases(Value head);
-  /// One visit of query tile `t`: loads Q, dO, LSE, Delta; recomputes P
-  /// (masked if `edge`, an i1); forms dS; accumulates dK, dV; adds the dQ
-  /// partial.
+  /// One visit of query tile `t` in column pass `pass`: loads Q, dO, LSE,
+  /// Delta; recomputes P (masked if `edge`, an i1); forms dS; accumulates
+  /// the pass's columns of dK, dV; in the last pass adds the dQ partial.
   void emitQueryTileStep(Value t, Value edge, const QueryHeadBases &bases,
-                         GradAccumulators &acc);
+                         GradAccumulators &acc, int64_t pass);
+  /// The 8-column blocks [begin, end) of head_dim of column pass `pass`.
+  std::pair<int64_t, int64_t> passColumnBlocks(int64_t pass) const;
   /// P^T (one fragment per 8 queries) with the cells outside the band zeroed
   /// when `edge` holds; an interior visit branches around the mask.
   SmallVector<Value> emitBandMask(ArrayRef<Value> p, Value q0, Value edge);
@@ -66,7 +69,8 @@ private:
   /// K^T-side products: per 8-query block, S^T (or dP^T) of the warp's 16
   /// keys against the 8 queries of `rows` (Q or dO in shared memory).
   SmallVector<Value> keyRowProducts(Value keyRows, Value rows);
-  void emitStoreGradients(const GradAccumulators &acc);
+  /// Stores the columns of pass `pass` of dK * scale and dV.
+  void emitStoreGradients(const GradAccumulators &acc, int64_t pass);
 
   //===--- Relay.cpp ------------------------------------------------------===//
   /// dQ partial of query tile `t` from dS in shared memory and K, then its

@@ -83,6 +83,8 @@ private:
   /// K B-fragments of key block j (8 keys) for the k16 blocks 2*kk2, 2*kk2+1.
   std::pair<Value, Value> loadKeyFragmentPair(Value stage, int64_t j,
                                               int64_t kk2);
+  /// The K B-fragment of key block j (8 keys) for the k16 block kk alone.
+  Value loadKeyFragment(Value stage, int64_t j, int64_t kk);
   /// V B-fragments (transposed load) of key block kc (16 keys) for the
   /// head_dim blocks 2*dn2, 2*dn2+1.
   std::pair<Value, Value> loadValueFragmentPair(Value stage, int64_t kc,

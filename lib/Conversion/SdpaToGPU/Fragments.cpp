@@ -5,7 +5,9 @@
 //
 //   Q (A operand, row major):    one 16x16 block (LdMatrixShape::a);
 //   K (B operand, "col" = K rows): two k16 blocks of one 8-key block
-//                                (LdMatrixShape::bPair);
+//                                (LdMatrixShape::bPair), or one (b, x2)
+//                                for the last k16 block of an odd count
+//                                (head_dim 80, 112, ...);
 //   V (B operand, transposed):   one 16-key block of two 8-column blocks
 //                                of the head dim (bTransposedPair).
 //
@@ -66,6 +68,15 @@ ForwardKernelBuilder::loadKeyFragmentPair(Value stage, int64_t j,
   Value row = idx(j * sm80::kMmaN);
   Value col = idx(kk2 * 2 * sm80::kMmaK);
   return splitPair(b, createLdMatrix(b, shape, kSmem, stage, row, col, offset));
+}
+
+Value ForwardKernelBuilder::loadKeyFragment(Value stage, int64_t j,
+                                            int64_t kk) {
+  LdMatrixShape shape = LdMatrixShape::b();
+  LdMatrixLaneOffset offset = emitLdMatrixLaneOffset(b, shape, lane);
+  Value row = idx(j * sm80::kMmaN);
+  Value col = idx(kk * sm80::kMmaK);
+  return createLdMatrix(b, shape, kSmem, stage, row, col, offset);
 }
 
 std::pair<Value, Value>

@@ -31,12 +31,10 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   spec.elementType = getElementTypeOrSelf(op.getQuery().getType());
   spec.headDim = shape.headDim;
   // The schema's table decides (the runtime checks artifacts against it).
-  if (!schema::isSupportedHeadDim(schema::Direction::Forward, spec.headDim))
-    return op.emitOpError("expected a static head_dim of ")
-           << schema::describeHeadDims(schema::Direction::Forward) << ", got "
-           << (ShapedType::isDynamic(spec.headDim) ? std::string("?")
-                                                   : std::to_string(
-                                                         spec.headDim));
+  std::string headDimError;
+  if (!checkKernelHeadDim(schema::Direction::Forward, spec.headDim,
+                          headDimError))
+    return op.emitOpError(headDimError);
 
   spec.tiles = options.tiles;
   if (ScheduleAttr schedule = op.getScheduleAttr())
@@ -58,12 +56,6 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   if (spec.tiles.kv % sm80::kMmaK != 0)
     return op.emitOpError("expected schedule tile_kv ")
            << spec.tiles.kv << " to be a multiple of 16";
-  int64_t chunksPerRow = spec.headDim / sm80::kAsyncCopyElems;
-  for (int64_t rows : {spec.tiles.q, spec.tiles.kv})
-    if ((rows * chunksPerRow) % spec.threads() != 0)
-      return op.emitOpError("expected every tile of ")
-             << rows << " rows to split into 16-byte copies evenly among "
-             << spec.threads() << " threads";
   if (spec.sharedBytes() > sm80::kMaxSharedBytes)
     return op.emitOpError("expected the tiles to fit in shared memory: need ")
            << spec.sharedBytes() << " bytes, at most "

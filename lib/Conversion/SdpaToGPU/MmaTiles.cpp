@@ -39,6 +39,13 @@ Scores ForwardKernelBuilder::computeScores(Value stage) {
         accs[mt] = mma(qFrags[mt * kBlocks + 2 * kk2 + 1], b1, accs[mt]);
       }
     }
+    // An odd number of k16 blocks (head_dim an odd multiple of 16: 80, 112,
+    // ...) ends with one block of its own.
+    if (kBlocks % 2 != 0) {
+      Value bLast = loadKeyFragment(stage, j, kBlocks - 1);
+      for (int64_t mt = 0; mt < rowTiles; ++mt)
+        accs[mt] = mma(qFrags[mt * kBlocks + kBlocks - 1], bLast, accs[mt]);
+    }
     for (int64_t mt = 0; mt < rowTiles; ++mt)
       for (int64_t half = 0; half < 2; ++half)
         for (int64_t e = 0; e < 2; ++e)
