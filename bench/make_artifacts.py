@@ -79,9 +79,12 @@ CONFIGS = {
     "bf16_d32_causal": Config(F, "bf16", 32, None, 0),
     "f16_d96_win127": Config(F, "f16", 96, 127, 0),
     "bf16_d160_causal_br": Config(F, "bf16", 160, None, 0, "bottom_right", tile_kv=32),
-    "f16_d192_win127": Config(F, "f16", 192, 127, 0, tile_kv=32),
+    # d 80 has an odd k16 count (its last K load is x2); from d 192 tile-kv 16
+    # keeps the forward free of spills (docs/Semantics.md §7).
+    "bf16_d80_causal": Config(F, "bf16", 80, None, 0),
+    "f16_d192_win127": Config(F, "f16", 192, 127, 0, tile_kv=16),
     "bf16_d224_full": Config(F, "bf16", 224, None, None, tile_kv=32),
-    "f16_d256_causal": Config(F, "f16", 256, None, 0, tile_kv=32),
+    "f16_d256_causal": Config(F, "f16", 256, None, 0, tile_kv=16),
     # Forward, THD packed sequences.
     "bf16_d64_win127_thd": Config(F, "bf16", 64, 127, 0, thd=True),
     "f16_d128_causal_br_thd": Config(F, "f16", 128, None, 0, "bottom_right", thd=True,
@@ -107,6 +110,16 @@ CONFIGS = {
                                                    "bottom_right", thd=True,
                                                    deterministic=True, sinks=True),
     "bwd_bf16_d128_win4095_sinks_nd": Config(B, "bf16", 128, 4095, 0, sinks=True),
+    # Backward at the new head dims: d 80 and 96 in one pass, 160, 192 and
+    # 256 in 4, 4 and 6 column passes of dK and dV (Gemma 2's d 256 with its
+    # cap and window).
+    "bwd_f16_d80_win127_det": Config(B, "f16", 80, 127, 0, deterministic=True),
+    "bwd_bf16_d96_causal_nd": Config(B, "bf16", 96, None, 0),
+    "bwd_bf16_d160_win127_br_det": Config(B, "bf16", 160, 127, 0, "bottom_right",
+                                          deterministic=True),
+    "bwd_f16_d192_causal_nd": Config(B, "f16", 192, None, 0),
+    "bwd_bf16_d256_win4095_softcap50_det": Config(B, "bf16", 256, 4095, 0,
+                                                  softcap=50.0, deterministic=True),
     # Backward softcap: both dQ modes.
     "bwd_bf16_d128_win4095_softcap50_nd": Config(B, "bf16", 128, 4095, 0, softcap=50.0),
     "bwd_f16_d64_win127_softcap2_det": Config(B, "f16", 64, 127, 0, deterministic=True,

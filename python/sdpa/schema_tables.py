@@ -3,5 +3,5 @@ python/tools/PrintSchemaTables.cpp: do not edit; refresh with
 `ninja sdpa-python-schema-update`."""
 
 #: Head dims the kernels of each direction are generated for.
-FORWARD_HEAD_DIMS = (32, 64, 96, 128, 160, 192, 224, 256)
-BACKWARD_HEAD_DIMS = (64, 128)
+FORWARD_HEAD_DIMS = (16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256)
+BACKWARD_HEAD_DIMS = (16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 256)
