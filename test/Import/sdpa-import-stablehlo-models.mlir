@@ -111,20 +111,21 @@
 // G2DEFAULT: stablehlo.exponential
 // G2DEFAULT-NOT: @sdpa_forward
 /// With tile-kv 32 the forward lowers with its cap and becomes an FFI call
-/// stating it; the backward at d 256 is not lowered yet (the schema's
-/// backward head dims): it stays StableHLO, reading its own softmax.
+/// stating it; the backward at d 256 (column passes of dK and dV) lowers
+/// too and becomes the backward FFI call with the same cap.
 // RUN: %sdpa_opt '-sdpa-stablehlo-pipeline=lowering={tile-kv=32 artifact-dir=%t.g2}' %S/Inputs/models/gemma2_like_softcap_xla_vg.mlir 2>&1 | FileCheck %s --check-prefix=G2
 // RUN: ls %t.g2 | FileCheck %s --check-prefix=G2FILES
 // RUN: FileCheck %s --check-prefix=G2MANIFEST < %t.g2/sdpa_fwd_0.manifest
-// G2: remark: decomposed attention backward not imported: the gpu lowering refuses it: 'sdpa.attention_grad' op expected head_dim to be
+// G2-NOT: not imported
 // G2: remark: imported decomposed attention: {{.*}}softcap 5.000000e+01
 // G2-LABEL: func.func public @main
 // G2: stablehlo.custom_call @sdpa_forward({{.*}}layout = "bshd", left = 63 : i64, right = 0 : i64, scale = 6.250000e-02 : f32, softcap = 5.000000e+01 : f32}
-// G2-NOT: sdpa_backward
+// G2: stablehlo.custom_call @sdpa_backward({{.*}}kernel = "sdpa_bwd_main", layout = "bshd", left = 63 : i64, right = 0 : i64, scale = 6.250000e-02 : f32, softcap = 5.000000e+01 : f32}
 // G2-NOT: sdpa.
-// G2FILES: sdpa_fwd_0.manifest
+// G2FILES: sdpa_bwd_0.manifest
+// G2FILES-NEXT: sdpa_bwd_0.ptx
+// G2FILES-NEXT: sdpa_fwd_0.manifest
 // G2FILES-NEXT: sdpa_fwd_0.ptx
-// G2FILES-NOT: sdpa_bwd
 // G2MANIFEST: head_dim 256
 // G2MANIFEST: band 63 0 top_left
 // G2MANIFEST: softcap 50
