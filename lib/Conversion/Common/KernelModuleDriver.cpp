@@ -91,7 +91,21 @@ LogicalResult mlir::sdpa::buildKernelModules(ModuleOp module,
     }
   }
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  // The module's records of what has been built so far. Also written when a
+  // later op fails: the ops before it are lowered already (their host
+  // programs launch the kernels), and the IR a failed pass leaves must still
+  // verify (a gpu.launch_func needs a container module).
+  auto recordBuilt = [&] {
+    SmallVector<NamedAttribute> entries;
+    for (const auto &entry : manifests)
+      entries.emplace_back(StringAttr::get(ctx, entry.getKey()),
+                           entry.getValue());
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    builder.getUnitAttr());
+    module->setAttr(getArtifactsAttrName(), DictionaryAttr::get(ctx, entries));
+  };
   unsigned index = 0;
+  bool built = false;
   for (Operation *op : ops) {
     std::string name;
     do {
@@ -99,20 +113,21 @@ LogicalResult mlir::sdpa::buildKernelModules(ModuleOp module,
     } while (symbols.lookup(name));
     Location loc = op->getLoc();
     FailureOr<LoweredKernelModule> lowered = build(builder, op, name);
-    if (failed(lowered))
+    if (failed(lowered)) {
+      if (built)
+        recordBuilt();
       return failure();
+    }
+    built = true;
     FailureOr<std::string> text =
         printCheckedManifest(loc, name, lowered->manifest);
-    if (failed(text))
+    if (failed(text)) {
+      recordBuilt();
       return failure();
+    }
     symbols.insert(lowered->module);
     manifests[name] = StringAttr::get(ctx, *text);
   }
-  SmallVector<NamedAttribute> entries;
-  for (const auto &entry : manifests)
-    entries.emplace_back(StringAttr::get(ctx, entry.getKey()), entry.getValue());
-  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                  builder.getUnitAttr());
-  module->setAttr(getArtifactsAttrName(), DictionaryAttr::get(ctx, entries));
+  recordBuilt();
   return success();
 }
