@@ -132,7 +132,8 @@ for s in $STEPS; do
     ffi_include=$(python3 -c 'import jax; print(jax.ffi.include_dir())' 2>>"$LOG")
     step ffi 300 bash -c "cmake -G Ninja -S runtime -B $BUILD -DCMAKE_BUILD_TYPE=Release \
       -DSDPA_RUNTIME_BUILD_FFI=ON -DSDPA_XLA_FFI_INCLUDE_DIR=$ffi_include \
-      -DSDPA_RUNTIME_BUILD_TESTS=OFF && ninja -C $BUILD" ;;
+      -DSDPA_RUNTIME_BUILD_TESTS=OFF && ninja -C $BUILD && \
+      runtime/tests/check_exports.sh $BUILD/lib/libsdpa_runtime.so $BUILD/lib/libsdpa_ffi.so" ;;
   jaxmodels)
     step jaxmodels 400 python3 bench/check_jax_model.py --artifacts "$ARTIFACTS" \
       --lib "$BUILD/lib/libsdpa_ffi.so" --out "$OUT" ;;
