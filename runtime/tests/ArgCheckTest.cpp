@@ -474,26 +474,6 @@ TEST(ForwardCheck, RefusesABackwardArtifact) {
                        "artifact: compiled for the backward, not the forward");
 }
 
-/// Backward arguments for backwardLines(): f16, D = 128, Tq = 64, B = 2,
-/// Hq = 8, Hkv = 2, Sq = 100, Skv = 300, bshd.
-SdpaBackwardArgs backwardArgs() {
-  SdpaBackwardArgs a{};
-  a.layout = SDPA_LAYOUT_BSHD;
-  a.q = makeTensor(0x1000000000, kF16, {2, 100, 8, 128});
-  a.k = makeTensor(0x2000000000, kF16, {2, 300, 2, 128});
-  a.v = makeTensor(0x3000000000, kF16, {2, 300, 2, 128});
-  a.o = makeTensor(0x4000000000, kF16, {2, 100, 8, 128});
-  a.lse = makeTensor(0x5000000000, kF32, {2, 8, 100});
-  a.dout = makeTensor(0x6000000000, kF16, {2, 100, 8, 128});
-  a.dq = makeTensor(0x7000000000, kF16, {2, 100, 8, 128});
-  a.dk = makeTensor(0x8000000000, kF16, {2, 300, 2, 128});
-  a.dv = makeTensor(0x9000000000, kF16, {2, 300, 2, 128});
-  a.dq_accum = makeTensor(0xa000000000, kF32, {2 * 8 * 100 * 128});
-  a.delta = makeTensor(0xb000000000, kF32, {2, 8, 100});
-  a.relay_counters = makeTensor(0xc000000000, kI32, {2, 8, 2});
-  return a;
-}
-
 std::string backwardError(const Manifest &m, const SdpaBackwardArgs &a) {
   Problem problem;
   ParamTable params;

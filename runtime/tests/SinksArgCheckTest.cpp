@@ -60,23 +60,10 @@ SdpaForwardArgs forwardArgs() {
   return a;
 }
 
-/// For backwardLines(): f16, D = 128, Tq = 64, B = 2, Hq = 8, Hkv = 2,
-/// Sq = 100, Skv = 300, bshd; with sinks.
-SdpaBackwardArgs backwardArgs() {
-  SdpaBackwardArgs a{};
-  a.layout = SDPA_LAYOUT_BSHD;
-  a.q = makeTensor(0x1000000000, kF16, {2, 100, 8, 128});
-  a.k = makeTensor(0x2000000000, kF16, {2, 300, 2, 128});
-  a.v = makeTensor(0x3000000000, kF16, {2, 300, 2, 128});
-  a.o = makeTensor(0x4000000000, kF16, {2, 100, 8, 128});
-  a.lse = makeTensor(0x5000000000, kF32, {2, 8, 100});
-  a.dout = makeTensor(0x6000000000, kF16, {2, 100, 8, 128});
-  a.dq = makeTensor(0x7000000000, kF16, {2, 100, 8, 128});
-  a.dk = makeTensor(0x8000000000, kF16, {2, 300, 2, 128});
-  a.dv = makeTensor(0x9000000000, kF16, {2, 300, 2, 128});
-  a.dq_accum = makeTensor(0xa000000000, kF32, {2 * 8 * 100 * 128});
-  a.delta = makeTensor(0xb000000000, kF32, {2, 8, 100});
-  a.relay_counters = makeTensor(0xc000000000, kI32, {2, 8, 2});
+/// backwardArgs() with sinks: sinks and grad_sinks f32 [Hq = 8], the
+/// dsink_partials workspace [B, Hq, ceil(Sq / Tq)] = [2, 8, 2].
+SdpaBackwardArgs sinksBackwardArgs() {
+  SdpaBackwardArgs a = backwardArgs();
   a.sinks = makeTensor(0xd000000000, kF32, {8});
   a.grad_sinks = makeTensor(0xd000001000, kF32, {8});
   a.dsink_partials = makeTensor(0xe000000000, kF32, {2, 8, 2});
@@ -223,15 +210,15 @@ TEST(SinksBackward, WorkspaceAndParameters) {
   Manifest m = backwardWithSinks();
   SdpaWorkspaceSizes sizes{};
   std::string error;
-  ASSERT_TRUE(backwardWorkspace(m, backwardArgs(), sizes, error)) << error;
+  ASSERT_TRUE(backwardWorkspace(m, sinksBackwardArgs(), sizes, error)) << error;
   EXPECT_EQ(sizes.dsink_partial_elements, 2 * 8 * 2); // B Hq ceil(100 / 64)
-  ASSERT_TRUE(backwardWorkspace(parseOrDie(backwardLines()), backwardArgs(),
+  ASSERT_TRUE(backwardWorkspace(parseOrDie(backwardLines()), sinksBackwardArgs(),
                                 sizes, error))
       << error;
   EXPECT_EQ(sizes.dsink_partial_elements, 0);
 
   ParamTable params;
-  EXPECT_EQ(backwardCheck(m, backwardArgs(), params), "");
+  EXPECT_EQ(backwardCheck(m, sinksBackwardArgs(), params), "");
   EXPECT_EQ(params.at("sinks").ptr, 0xd000000000u);
   EXPECT_EQ(params.at("grad_sinks").ptr, 0xd000001000u);
   EXPECT_EQ(params.at("dsink_partials").ptr, 0xe000000000u);
@@ -239,32 +226,32 @@ TEST(SinksBackward, WorkspaceAndParameters) {
 
 TEST(SinksBackward, RefusesBadTensors) {
   Manifest m = backwardWithSinks();
-  SdpaBackwardArgs a = backwardArgs();
+  SdpaBackwardArgs a = sinksBackwardArgs();
   a.grad_sinks = SdpaTensor{};
   EXPECT_EQ(backwardCheck(m, a),
             "grad_sinks: missing, the artifact was compiled with sinks (f32 "
             "[heads_q] = [8])");
-  a = backwardArgs();
+  a = sinksBackwardArgs();
   a.sinks = makeTensor(0xd000000000, kF32, {2});
   EXPECT_EQ(backwardCheck(m, a),
             "sinks: expected shape [8] (heads_q), got [2]");
-  a = backwardArgs();
+  a = sinksBackwardArgs();
   a.grad_sinks.dtype = kF16;
   EXPECT_EQ(backwardCheck(m, a), "grad_sinks: expected dtype f32, got f16");
-  a = backwardArgs();
+  a = sinksBackwardArgs();
   a.dsink_partials = makeTensor(0xe000000000, kF32, {2, 8});
   EXPECT_EQ(backwardCheck(m, a),
             "dsink_partials: holds 16 elements, expected 32");
-  a = backwardArgs();
+  a = sinksBackwardArgs();
   a.dsink_partials.dtype = kI32;
   EXPECT_EQ(backwardCheck(m, a),
             "dsink_partials: expected dtype f32, got i32");
   // grad_sinks is written: it must not overlap an input or a workspace.
-  a = backwardArgs();
+  a = sinksBackwardArgs();
   a.grad_sinks.data = a.sinks.data;
   EXPECT_PRED2(startsWith, backwardCheck(m, a),
                "grad_sinks: its memory overlaps sinks's");
-  a = backwardArgs();
+  a = sinksBackwardArgs();
   a.dsink_partials.data = a.grad_sinks.data;
   EXPECT_PRED2(startsWith, backwardCheck(m, a),
                "grad_sinks: its memory overlaps dsink_partials's");
@@ -272,7 +259,7 @@ TEST(SinksBackward, RefusesBadTensors) {
 
 TEST(SinksBackward, RefusedByAnArtifactWithoutThem) {
   Manifest m = parseOrDie(backwardLines());
-  SdpaBackwardArgs a = backwardArgs();
+  SdpaBackwardArgs a = sinksBackwardArgs();
   EXPECT_EQ(backwardCheck(m, a),
             "sinks: given, but the artifact was compiled without sinks (its "
             "kernels would ignore them)");

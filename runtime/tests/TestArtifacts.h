@@ -137,6 +137,27 @@ inline SdpaTensor makeTensor(uint64_t address, int32_t dtype,
   return t;
 }
 
+/// Backward arguments for backwardLines(): f16, D = 128, Tq = 64, B = 2,
+/// Hq = 8, Hkv = 2, Sq = 100, Skv = 300, bshd, each tensor 64 GiB from the
+/// next (they must not overlap); no sinks.
+inline SdpaBackwardArgs backwardArgs() {
+  SdpaBackwardArgs a{};
+  a.layout = SDPA_LAYOUT_BSHD;
+  a.q = makeTensor(0x1000000000, SDPA_DTYPE_F16, {2, 100, 8, 128});
+  a.k = makeTensor(0x2000000000, SDPA_DTYPE_F16, {2, 300, 2, 128});
+  a.v = makeTensor(0x3000000000, SDPA_DTYPE_F16, {2, 300, 2, 128});
+  a.o = makeTensor(0x4000000000, SDPA_DTYPE_F16, {2, 100, 8, 128});
+  a.lse = makeTensor(0x5000000000, SDPA_DTYPE_F32, {2, 8, 100});
+  a.dout = makeTensor(0x6000000000, SDPA_DTYPE_F16, {2, 100, 8, 128});
+  a.dq = makeTensor(0x7000000000, SDPA_DTYPE_F16, {2, 100, 8, 128});
+  a.dk = makeTensor(0x8000000000, SDPA_DTYPE_F16, {2, 300, 2, 128});
+  a.dv = makeTensor(0x9000000000, SDPA_DTYPE_F16, {2, 300, 2, 128});
+  a.dq_accum = makeTensor(0xa000000000, SDPA_DTYPE_F32, {2 * 8 * 100 * 128});
+  a.delta = makeTensor(0xb000000000, SDPA_DTYPE_F32, {2, 8, 100});
+  a.relay_counters = makeTensor(0xc000000000, SDPA_DTYPE_I32, {2, 8, 2});
+  return a;
+}
+
 } // namespace sdpa::runtime::testing
 
 #endif // SDPARUNTIME_TESTS_TESTARTIFACTS_H
