@@ -13,22 +13,6 @@ constexpr int32_t kF16 = SDPA_DTYPE_F16;
 constexpr int32_t kF32 = SDPA_DTYPE_F32;
 constexpr int32_t kI32 = SDPA_DTYPE_I32;
 
-/// Dense forward arguments: B = `batch` (2), Hq = 16, Hkv = 4, Sq = 1000,
-/// Skv = 1500, D = 64, bf16, bhsd, each tensor 64 GiB from the next (they
-/// must not overlap); with `nullData`, every data pointer is 0 (allowed for
-/// empty tensors).
-SdpaForwardArgs denseArgs(int64_t batch = 2, bool nullData = false) {
-  auto at = [&](uint64_t address) { return nullData ? 0 : address; };
-  SdpaForwardArgs a{};
-  a.layout = SDPA_LAYOUT_BHSD;
-  a.q = makeTensor(at(0x1000000000), kBf16, {batch, 16, 1000, 64});
-  a.k = makeTensor(at(0x2000000000), kBf16, {batch, 4, 1500, 64});
-  a.v = makeTensor(at(0x3000000000), kBf16, {batch, 4, 1500, 64});
-  a.o = makeTensor(at(0x4000000000), kBf16, {batch, 16, 1000, 64});
-  a.lse = makeTensor(at(0x5000000000), kF32, {batch, 16, 1000});
-  return a;
-}
-
 /// THD forward arguments: 3 sequences of 100, 0 and 200 query tokens and
 /// 150, 50, 300 key tokens; Hq = 16, Hkv = 4.
 struct ThdFixture {

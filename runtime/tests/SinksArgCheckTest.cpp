@@ -47,15 +47,9 @@ Manifest backwardWithSinks() {
   return parseOrDie(lines);
 }
 
-/// B = 2, Hq = 16, Hkv = 4, Sq = 1000, Skv = 1500, D = 64, bf16, bhsd.
-SdpaForwardArgs forwardArgs() {
-  SdpaForwardArgs a{};
-  a.layout = SDPA_LAYOUT_BHSD;
-  a.q = makeTensor(0x1000000000, kBf16, {2, 16, 1000, 64});
-  a.k = makeTensor(0x2000000000, kBf16, {2, 4, 1500, 64});
-  a.v = makeTensor(0x3000000000, kBf16, {2, 4, 1500, 64});
-  a.o = makeTensor(0x4000000000, kBf16, {2, 16, 1000, 64});
-  a.lse = makeTensor(0x5000000000, kF32, {2, 16, 1000});
+/// denseArgs() with sinks f32 [Hq = 16].
+SdpaForwardArgs sinksForwardArgs() {
+  SdpaForwardArgs a = denseArgs();
   a.sinks = makeTensor(0x6000000000, kF32, {16});
   return a;
 }
@@ -155,53 +149,53 @@ TEST(SinksSchema, ParameterLists) {
 
 TEST(SinksForward, FillsTheParameter) {
   ParamTable params;
-  EXPECT_EQ(forwardCheck(forwardWithSinks(), forwardArgs(), params), "");
+  EXPECT_EQ(forwardCheck(forwardWithSinks(), sinksForwardArgs(), params), "");
   EXPECT_EQ(params.at("sinks").ptr, 0x6000000000u);
 }
 
 TEST(SinksForward, RefusesBadSinks) {
   Manifest m = forwardWithSinks();
-  SdpaForwardArgs a = forwardArgs();
+  SdpaForwardArgs a = sinksForwardArgs();
   a.sinks = SdpaTensor{};
   EXPECT_EQ(forwardCheck(m, a),
             "sinks: missing, the artifact was compiled with sinks (f32 "
             "[heads_q] = [16])");
-  a = forwardArgs();
+  a = sinksForwardArgs();
   a.sinks = makeTensor(0x6000000000, kF32, {4});
   EXPECT_EQ(forwardCheck(m, a),
             "sinks: expected shape [16] (heads_q), got [4]");
-  a = forwardArgs();
+  a = sinksForwardArgs();
   a.sinks = makeTensor(0x6000000000, kF32, {2, 8});
   EXPECT_EQ(forwardCheck(m, a),
             "sinks: expected 1 dimensions [heads_q], got 2");
-  a = forwardArgs();
+  a = sinksForwardArgs();
   a.sinks.dtype = kBf16;
   EXPECT_EQ(forwardCheck(m, a), "sinks: expected dtype f32, got bf16");
-  a = forwardArgs();
+  a = sinksForwardArgs();
   a.sinks.strides[0] = 2;
   EXPECT_EQ(forwardCheck(m, a), "sinks: the stride must be 1, got 2");
-  a = forwardArgs();
+  a = sinksForwardArgs();
   a.sinks.data = 0x6000000002;
   EXPECT_EQ(forwardCheck(m, a),
             "sinks: data pointer 0x6000000002 is not 4-byte aligned");
-  a = forwardArgs();
+  a = sinksForwardArgs();
   a.sinks.data = 0;
   EXPECT_EQ(forwardCheck(m, a), "sinks: null data pointer");
   // An input: it may share memory with the other inputs, not with o.
-  a = forwardArgs();
+  a = sinksForwardArgs();
   a.sinks.data = a.q.data;
   EXPECT_EQ(forwardCheck(m, a), "");
-  a = forwardArgs();
+  a = sinksForwardArgs();
   a.sinks.data = a.lse.data;
   EXPECT_PRED2(startsWith, forwardCheck(m, a),
                "lse: its memory overlaps sinks's");
 }
 
 TEST(SinksForward, RefusedByAnArtifactWithoutThem) {
-  EXPECT_EQ(forwardCheck(parseOrDie(forwardLines()), forwardArgs()),
+  EXPECT_EQ(forwardCheck(parseOrDie(forwardLines()), sinksForwardArgs()),
             "sinks: given, but the artifact was compiled without sinks (its "
             "kernels would ignore them)");
-  SdpaForwardArgs a = forwardArgs();
+  SdpaForwardArgs a = sinksForwardArgs();
   a.sinks = SdpaTensor{};
   EXPECT_EQ(forwardCheck(parseOrDie(forwardLines()), a), "");
 }

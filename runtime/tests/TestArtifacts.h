@@ -137,6 +137,22 @@ inline SdpaTensor makeTensor(uint64_t address, int32_t dtype,
   return t;
 }
 
+/// Dense forward arguments for forwardLines(): B = `batch` (2), Hq = 16,
+/// Hkv = 4, Sq = 1000, Skv = 1500, D = 64, bf16, bhsd, each tensor 64 GiB
+/// from the next (they must not overlap); with `nullData`, every data
+/// pointer is 0 (allowed for empty tensors); no sinks.
+inline SdpaForwardArgs denseArgs(int64_t batch = 2, bool nullData = false) {
+  auto at = [&](uint64_t address) { return nullData ? 0 : address; };
+  SdpaForwardArgs a{};
+  a.layout = SDPA_LAYOUT_BHSD;
+  a.q = makeTensor(at(0x1000000000), SDPA_DTYPE_BF16, {batch, 16, 1000, 64});
+  a.k = makeTensor(at(0x2000000000), SDPA_DTYPE_BF16, {batch, 4, 1500, 64});
+  a.v = makeTensor(at(0x3000000000), SDPA_DTYPE_BF16, {batch, 4, 1500, 64});
+  a.o = makeTensor(at(0x4000000000), SDPA_DTYPE_BF16, {batch, 16, 1000, 64});
+  a.lse = makeTensor(at(0x5000000000), SDPA_DTYPE_F32, {batch, 16, 1000});
+  return a;
+}
+
 /// Backward arguments for backwardLines(): f16, D = 128, Tq = 64, B = 2,
 /// Hq = 8, Hkv = 2, Sq = 100, Skv = 300, bshd, each tensor 64 GiB from the
 /// next (they must not overlap); no sinks.
