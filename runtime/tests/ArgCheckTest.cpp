@@ -35,16 +35,6 @@ struct ThdFixture {
   }
 };
 
-/// checkForward's error, empty when it accepts `a`.
-std::string forwardCheck(const Manifest &m, const SdpaForwardArgs &a) {
-  Problem problem;
-  ParamTable params;
-  std::string error;
-  if (!checkForward(m, a, problem, params, error) && error.empty())
-    return "(refused without a message)";
-  return error;
-}
-
 std::string forwardError(const Manifest &m, const SdpaForwardArgs &a) {
   Problem problem;
   ParamTable params;
@@ -198,7 +188,7 @@ TEST(ForwardCheck, EmptyTensorsMayHaveHugeStrides) {
   Manifest m = parseOrDie(forwardLines());
   SdpaForwardArgs a = denseArgs(/*batch=*/0, /*nullData=*/true);
   a.q.strides[1] = int64_t(1) << 62;
-  EXPECT_EQ(forwardCheck(m, a), "");
+  EXPECT_EQ(checkMessage(m, a), "");
   // Misaligned by 2 bytes it still is refused.
   a.q.strides[1] += 1;
   EXPECT_FORWARD_ERROR(m, a, "q: the heads stride (4611686018427387905 "
@@ -527,25 +517,21 @@ TEST(BackwardCheck, RejectsBadGradientsAndWorkspaces) {
   expectError(a, "relay_counters: holds 16 elements, expected 32");
 }
 
-bool startsWith(const std::string &text, const std::string &prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 /// Issue 13: outputs and workspaces that share memory were accepted (relay
 /// counters aliasing delta would hang the relay). Inputs may still share.
 TEST(ArgCheck, RefusesAliasedOutputsAndWorkspaces) {
   Manifest fwd = parseOrDie(forwardLines());
   SdpaForwardArgs a = denseArgs();
   a.o.data = a.q.data;
-  EXPECT_EQ(forwardCheck(fwd, a),
+  EXPECT_EQ(checkMessage(fwd, a),
             "o: its memory overlaps q's (outputs and workspaces must not "
             "share memory with each other or with an input)");
   a = denseArgs();
   a.lse.data = a.o.data + 16; // inside o
-  EXPECT_PRED2(startsWith, forwardCheck(fwd, a), "o: its memory overlaps lse's");
+  EXPECT_PRED2(startsWith, checkMessage(fwd, a), "o: its memory overlaps lse's");
   a = denseArgs();
   a.v.data = a.k.data; // k and v from one buffer: fine
-  EXPECT_EQ(forwardCheck(fwd, a), "");
+  EXPECT_EQ(checkMessage(fwd, a), "");
 
   Manifest bwd = parseOrDie(backwardLines());
   SdpaBackwardArgs b = backwardArgs();

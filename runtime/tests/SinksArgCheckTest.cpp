@@ -10,6 +10,8 @@
 #include "TestArtifacts.h"
 #include "gtest/gtest.h"
 
+#include <functional>
+
 using namespace sdpa::runtime;
 using namespace sdpa::runtime::testing;
 
@@ -64,37 +66,34 @@ SdpaBackwardArgs sinksBackwardArgs() {
   return a;
 }
 
-std::string forwardCheck(const Manifest &m, const SdpaForwardArgs &a,
-                         ParamTable &params) {
-  Problem problem;
-  std::string error;
-  if (!checkForward(m, a, problem, params, error) && error.empty())
-    return "(refused without a message)";
-  return error;
+/// How a case's message is compared: all of it, or its start (the rest
+/// names addresses).
+enum class Match { Exact, Prefix };
+
+/// One change to valid arguments and the check's message for it.
+template <typename Args> struct Case {
+  std::function<void(Args &)> change;
+  std::string message;
+  Match match = Match::Exact;
+};
+
+/// Checks each case's change of `valid` against `m`.
+template <typename Args>
+void expectMessages(const Manifest &m, const Args &valid,
+                    const std::vector<Case<Args>> &cases) {
+  for (const Case<Args> &c : cases) {
+    SCOPED_TRACE(c.message);
+    Args a = valid;
+    c.change(a);
+    if (c.match == Match::Prefix)
+      EXPECT_PRED2(startsWith, checkMessage(m, a), c.message);
+    else
+      EXPECT_EQ(checkMessage(m, a), c.message);
+  }
 }
 
-std::string backwardCheck(const Manifest &m, const SdpaBackwardArgs &a,
-                          ParamTable &params) {
-  Problem problem;
-  std::string error;
-  if (!checkBackward(m, a, problem, params, error) && error.empty())
-    return "(refused without a message)";
-  return error;
-}
-
-std::string forwardCheck(const Manifest &m, const SdpaForwardArgs &a) {
-  ParamTable params;
-  return forwardCheck(m, a, params);
-}
-
-std::string backwardCheck(const Manifest &m, const SdpaBackwardArgs &a) {
-  ParamTable params;
-  return backwardCheck(m, a, params);
-}
-
-bool startsWith(const std::string &text, const std::string &prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
+using Fwd = SdpaForwardArgs;
+using Bwd = SdpaBackwardArgs;
 
 TEST(SinksManifest, KeyIsOptionalAndPrintedOnlyWhenSet) {
   EXPECT_FALSE(parseOrDie(forwardLines()).sinks);
@@ -149,55 +148,42 @@ TEST(SinksSchema, ParameterLists) {
 
 TEST(SinksForward, FillsTheParameter) {
   ParamTable params;
-  EXPECT_EQ(forwardCheck(forwardWithSinks(), sinksForwardArgs(), params), "");
+  EXPECT_EQ(checkMessage(forwardWithSinks(), sinksForwardArgs(), params), "");
   EXPECT_EQ(params.at("sinks").ptr, 0x6000000000u);
 }
 
 TEST(SinksForward, RefusesBadSinks) {
-  Manifest m = forwardWithSinks();
-  SdpaForwardArgs a = sinksForwardArgs();
-  a.sinks = SdpaTensor{};
-  EXPECT_EQ(forwardCheck(m, a),
-            "sinks: missing, the artifact was compiled with sinks (f32 "
-            "[heads_q] = [16])");
-  a = sinksForwardArgs();
-  a.sinks = makeTensor(0x6000000000, kF32, {4});
-  EXPECT_EQ(forwardCheck(m, a),
-            "sinks: expected shape [16] (heads_q), got [4]");
-  a = sinksForwardArgs();
-  a.sinks = makeTensor(0x6000000000, kF32, {2, 8});
-  EXPECT_EQ(forwardCheck(m, a),
-            "sinks: expected 1 dimensions [heads_q], got 2");
-  a = sinksForwardArgs();
-  a.sinks.dtype = kBf16;
-  EXPECT_EQ(forwardCheck(m, a), "sinks: expected dtype f32, got bf16");
-  a = sinksForwardArgs();
-  a.sinks.strides[0] = 2;
-  EXPECT_EQ(forwardCheck(m, a), "sinks: the stride must be 1, got 2");
-  a = sinksForwardArgs();
-  a.sinks.data = 0x6000000002;
-  EXPECT_EQ(forwardCheck(m, a),
-            "sinks: data pointer 0x6000000002 is not 4-byte aligned");
-  a = sinksForwardArgs();
-  a.sinks.data = 0;
-  EXPECT_EQ(forwardCheck(m, a), "sinks: null data pointer");
-  // An input: it may share memory with the other inputs, not with o.
-  a = sinksForwardArgs();
-  a.sinks.data = a.q.data;
-  EXPECT_EQ(forwardCheck(m, a), "");
-  a = sinksForwardArgs();
-  a.sinks.data = a.lse.data;
-  EXPECT_PRED2(startsWith, forwardCheck(m, a),
-               "lse: its memory overlaps sinks's");
+  expectMessages<Fwd>(
+      forwardWithSinks(), sinksForwardArgs(),
+      {
+          {[](Fwd &a) { a.sinks = SdpaTensor{}; },
+           "sinks: missing, the artifact was compiled with sinks (f32 "
+           "[heads_q] = [16])"},
+          {[](Fwd &a) { a.sinks = makeTensor(0x6000000000, kF32, {4}); },
+           "sinks: expected shape [16] (heads_q), got [4]"},
+          {[](Fwd &a) { a.sinks = makeTensor(0x6000000000, kF32, {2, 8}); },
+           "sinks: expected 1 dimensions [heads_q], got 2"},
+          {[](Fwd &a) { a.sinks.dtype = kBf16; },
+           "sinks: expected dtype f32, got bf16"},
+          {[](Fwd &a) { a.sinks.strides[0] = 2; },
+           "sinks: the stride must be 1, got 2"},
+          {[](Fwd &a) { a.sinks.data = 0x6000000002; },
+           "sinks: data pointer 0x6000000002 is not 4-byte aligned"},
+          {[](Fwd &a) { a.sinks.data = 0; }, "sinks: null data pointer"},
+          // An input: it may share memory with the other inputs, not with o.
+          {[](Fwd &a) { a.sinks.data = a.q.data; }, ""},
+          {[](Fwd &a) { a.sinks.data = a.lse.data; },
+           "lse: its memory overlaps sinks's", Match::Prefix},
+      });
 }
 
 TEST(SinksForward, RefusedByAnArtifactWithoutThem) {
-  EXPECT_EQ(forwardCheck(parseOrDie(forwardLines()), sinksForwardArgs()),
+  EXPECT_EQ(checkMessage(parseOrDie(forwardLines()), sinksForwardArgs()),
             "sinks: given, but the artifact was compiled without sinks (its "
             "kernels would ignore them)");
   SdpaForwardArgs a = sinksForwardArgs();
   a.sinks = SdpaTensor{};
-  EXPECT_EQ(forwardCheck(parseOrDie(forwardLines()), a), "");
+  EXPECT_EQ(checkMessage(parseOrDie(forwardLines()), a), "");
 }
 
 TEST(SinksBackward, WorkspaceAndParameters) {
@@ -212,58 +198,51 @@ TEST(SinksBackward, WorkspaceAndParameters) {
   EXPECT_EQ(sizes.dsink_partial_elements, 0);
 
   ParamTable params;
-  EXPECT_EQ(backwardCheck(m, sinksBackwardArgs(), params), "");
+  EXPECT_EQ(checkMessage(m, sinksBackwardArgs(), params), "");
   EXPECT_EQ(params.at("sinks").ptr, 0xd000000000u);
   EXPECT_EQ(params.at("grad_sinks").ptr, 0xd000001000u);
   EXPECT_EQ(params.at("dsink_partials").ptr, 0xe000000000u);
 }
 
 TEST(SinksBackward, RefusesBadTensors) {
-  Manifest m = backwardWithSinks();
-  SdpaBackwardArgs a = sinksBackwardArgs();
-  a.grad_sinks = SdpaTensor{};
-  EXPECT_EQ(backwardCheck(m, a),
-            "grad_sinks: missing, the artifact was compiled with sinks (f32 "
-            "[heads_q] = [8])");
-  a = sinksBackwardArgs();
-  a.sinks = makeTensor(0xd000000000, kF32, {2});
-  EXPECT_EQ(backwardCheck(m, a),
-            "sinks: expected shape [8] (heads_q), got [2]");
-  a = sinksBackwardArgs();
-  a.grad_sinks.dtype = kF16;
-  EXPECT_EQ(backwardCheck(m, a), "grad_sinks: expected dtype f32, got f16");
-  a = sinksBackwardArgs();
-  a.dsink_partials = makeTensor(0xe000000000, kF32, {2, 8});
-  EXPECT_EQ(backwardCheck(m, a),
-            "dsink_partials: holds 16 elements, expected 32");
-  a = sinksBackwardArgs();
-  a.dsink_partials.dtype = kI32;
-  EXPECT_EQ(backwardCheck(m, a),
-            "dsink_partials: expected dtype f32, got i32");
-  // grad_sinks is written: it must not overlap an input or a workspace.
-  a = sinksBackwardArgs();
-  a.grad_sinks.data = a.sinks.data;
-  EXPECT_PRED2(startsWith, backwardCheck(m, a),
-               "grad_sinks: its memory overlaps sinks's");
-  a = sinksBackwardArgs();
-  a.dsink_partials.data = a.grad_sinks.data;
-  EXPECT_PRED2(startsWith, backwardCheck(m, a),
-               "grad_sinks: its memory overlaps dsink_partials's");
+  expectMessages<Bwd>(
+      backwardWithSinks(), sinksBackwardArgs(),
+      {
+          {[](Bwd &a) { a.grad_sinks = SdpaTensor{}; },
+           "grad_sinks: missing, the artifact was compiled with sinks (f32 "
+           "[heads_q] = [8])"},
+          {[](Bwd &a) { a.sinks = makeTensor(0xd000000000, kF32, {2}); },
+           "sinks: expected shape [8] (heads_q), got [2]"},
+          {[](Bwd &a) { a.grad_sinks.dtype = kF16; },
+           "grad_sinks: expected dtype f32, got f16"},
+          {[](Bwd &a) {
+             a.dsink_partials = makeTensor(0xe000000000, kF32, {2, 8});
+           },
+           "dsink_partials: holds 16 elements, expected 32"},
+          {[](Bwd &a) { a.dsink_partials.dtype = kI32; },
+           "dsink_partials: expected dtype f32, got i32"},
+          // grad_sinks is written: it must not overlap an input or a
+          // workspace.
+          {[](Bwd &a) { a.grad_sinks.data = a.sinks.data; },
+           "grad_sinks: its memory overlaps sinks's", Match::Prefix},
+          {[](Bwd &a) { a.dsink_partials.data = a.grad_sinks.data; },
+           "grad_sinks: its memory overlaps dsink_partials's", Match::Prefix},
+      });
 }
 
 TEST(SinksBackward, RefusedByAnArtifactWithoutThem) {
   Manifest m = parseOrDie(backwardLines());
   SdpaBackwardArgs a = sinksBackwardArgs();
-  EXPECT_EQ(backwardCheck(m, a),
+  EXPECT_EQ(checkMessage(m, a),
             "sinks: given, but the artifact was compiled without sinks (its "
             "kernels would ignore them)");
   a.sinks = SdpaTensor{};
-  EXPECT_EQ(backwardCheck(m, a),
+  EXPECT_EQ(checkMessage(m, a),
             "grad_sinks: given, but the artifact was compiled without sinks "
             "(its kernels would ignore them)");
   // The workspace, like the relay counters, is ignored where not needed.
   a.grad_sinks = SdpaTensor{};
-  EXPECT_EQ(backwardCheck(m, a), "");
+  EXPECT_EQ(checkMessage(m, a), "");
 }
 
 } // namespace

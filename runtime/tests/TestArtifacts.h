@@ -8,6 +8,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace sdpa::runtime::testing {
@@ -172,6 +173,36 @@ inline SdpaBackwardArgs backwardArgs() {
   a.delta = makeTensor(0xb000000000, SDPA_DTYPE_F32, {2, 8, 100});
   a.relay_counters = makeTensor(0xc000000000, SDPA_DTYPE_I32, {2, 8, 2});
   return a;
+}
+
+/// The message checkForward or checkBackward (the one `Args` names) gives
+/// for `args`, empty where it accepts them; then `params` holds the kernels'
+/// parameters.
+template <typename Args>
+std::string checkMessage(const Manifest &m, const Args &args,
+                         ParamTable &params) {
+  static_assert(std::is_same_v<Args, SdpaForwardArgs> ||
+                std::is_same_v<Args, SdpaBackwardArgs>);
+  Problem problem;
+  std::string error;
+  bool accepted;
+  if constexpr (std::is_same_v<Args, SdpaForwardArgs>)
+    accepted = checkForward(m, args, problem, params, error);
+  else
+    accepted = checkBackward(m, args, problem, params, error);
+  if (!accepted && error.empty())
+    return "(refused without a message)";
+  return error;
+}
+
+template <typename Args>
+std::string checkMessage(const Manifest &m, const Args &args) {
+  ParamTable params;
+  return checkMessage(m, args, params);
+}
+
+inline bool startsWith(const std::string &text, const std::string &prefix) {
+  return text.rfind(prefix, 0) == 0;
 }
 
 } // namespace sdpa::runtime::testing
