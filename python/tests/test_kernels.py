@@ -37,6 +37,32 @@ class CacheTest(unittest.TestCase):
         self.env.stop()
         self.tmp.cleanup()
 
+    def make_reference(self, name):
+        """bench/make_artifacts.py's artifact `name`, compiled into a fresh
+        folder under the test's; returns the folder."""
+        ref = os.path.join(self.tmp.name, "ref")
+        res = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "make_artifacts.py"),
+                              "--sdpa-opt", SDPA_OPT, "--out", ref, "--only", name],
+                             capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        return ref
+
+    def assert_same_ptx(self, ref, name, path):
+        """The PTX of the reference artifact `name` is the cached manifest
+        `path`'s, byte for byte."""
+        with open(os.path.join(ref, name + ".ptx")) as a, \
+                open(path[: -len("manifest")] + "ptx") as b:
+            self.assertEqual(a.read(), b.read())
+
+    def stale_error(self, cache, config, path, text):
+        """The StaleKernelError's message once the manifest `path` reads
+        `text` and the cache is asked for `config`."""
+        with open(path, "w") as f:
+            f.write(text)
+        with self.assertRaises(kernels.StaleKernelError) as cm:
+            cache.manifest(config)
+        return str(cm.exception)
+
     def test_compiles_once_and_matches_make_artifacts(self):
         cache = kernels.KernelCache(sdpa_opt=SDPA_OPT)
         path = cache.manifest(FWD)
@@ -52,14 +78,8 @@ class CacheTest(unittest.TestCase):
         # The configuration is the one the GPU checks cover: the same PTX as
         # bench/make_artifacts.py's bf16_d64_win127, the same manifest but
         # for the PTX file's name.
-        ref = os.path.join(self.tmp.name, "ref")
-        res = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "make_artifacts.py"),
-                              "--sdpa-opt", SDPA_OPT, "--out", ref, "--only", "bf16_d64_win127"],
-                             capture_output=True, text=True)
-        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
-        with open(os.path.join(ref, "bf16_d64_win127.ptx")) as a, \
-                open(path[: -len("manifest")] + "ptx") as b:
-            self.assertEqual(a.read(), b.read())
+        ref = self.make_reference("bf16_d64_win127")
+        self.assert_same_ptx(ref, "bf16_d64_win127", path)
         with open(os.path.join(ref, "bf16_d64_win127.manifest")) as a, open(path) as b:
             self.assertEqual(a.read().replace("ptx bf16_d64_win127.ptx", f"ptx {FWD.key}.ptx"),
                              b.read())
@@ -72,17 +92,13 @@ class CacheTest(unittest.TestCase):
         path = cache.manifest(FWD)
         with open(path) as f:
             text = f.read()
-        with open(path, "w") as f:
-            f.write(text.replace("band 127 0 top_left", "band 128 0 top_left"))
-        with self.assertRaises(kernels.StaleKernelError) as cm:
-            cache.manifest(FWD)
-        self.assertEqual(str(cm.exception),
+        band = text.replace("band 127 0 top_left", "band 128 0 top_left")
+        self.assertEqual(self.stale_error(cache, FWD, path, band),
                          f"{path}: band is '128 0 top_left', but its key {FWD.key} says "
                          "'127 0 top_left' (a stale or misplaced artifact: delete it to rebuild)")
-        with open(path, "w") as f:
-            f.write(text.replace("scale 0.125", "scale 0.25"))
-        with self.assertRaisesRegex(kernels.StaleKernelError, "scale is '0.25', but its key"):
-            cache.manifest(FWD)
+        self.assertRegex(self.stale_error(cache, FWD, path,
+                                          text.replace("scale 0.125", "scale 0.25")),
+                         "scale is '0.25', but its key")
         with open(path, "w") as f:
             f.write(text)
         os.remove(path[: -len("manifest")] + "ptx")
@@ -98,27 +114,16 @@ class CacheTest(unittest.TestCase):
         path = cache.manifest(capped)
         header, _ = kernels.read_manifest(path)
         self.assertEqual(header["softcap"], "2")
-        ref = os.path.join(self.tmp.name, "ref")
-        res = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "make_artifacts.py"),
-                              "--sdpa-opt", SDPA_OPT, "--out", ref, "--only",
-                              "bwd_f16_d64_win127_softcap2_det"], capture_output=True, text=True)
-        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
-        with open(os.path.join(ref, "bwd_f16_d64_win127_softcap2_det.ptx")) as a, \
-                open(path[: -len("manifest")] + "ptx") as b:
-            self.assertEqual(a.read(), b.read())
+        self.assert_same_ptx(self.make_reference("bwd_f16_d64_win127_softcap2_det"),
+                             "bwd_f16_d64_win127_softcap2_det", path)
         with open(path) as f:
             text = f.read()
-        with open(path, "w") as f:
-            f.write(text.replace("softcap 2\n", "softcap 3\n"))
-        with self.assertRaises(kernels.StaleKernelError) as cm:
-            cache.manifest(capped)
-        self.assertEqual(str(cm.exception),
+        self.assertEqual(self.stale_error(cache, capped, path,
+                                          text.replace("softcap 2\n", "softcap 3\n")),
                          f"{path}: softcap is '3', but its key {capped.key} says 2 (a stale or "
                          "misplaced artifact: delete it to rebuild)")
-        with open(path, "w") as f:
-            f.write(text.replace("softcap 2\n", ""))
-        with self.assertRaisesRegex(kernels.StaleKernelError, "softcap is 'none', but its key"):
-            cache.manifest(capped)
+        self.assertRegex(self.stale_error(cache, capped, path, text.replace("softcap 2\n", "")),
+                         "softcap is 'none', but its key")
         # The uncapped kernel under a capped key, and the reverse.
         plain = cache.manifest(FWD)
         os.replace(plain, os.path.join(os.path.dirname(plain),
