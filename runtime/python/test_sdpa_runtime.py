@@ -32,10 +32,14 @@ class WrapperTest(unittest.TestCase):
         with open(os.path.join(GPU_TESTS, name)) as f:
             return f.read()
 
-    def test_loads_and_reads_the_manifest(self):
+    def artifact(self, name, text):
+        """The artifact of manifest `text`, written as `name` next to the
+        copy manifests' PTX file."""
         self.write("copy_kernels.ptx", ".version 8.0\n")
-        art = sdpa_runtime.Artifact(self.write("a.manifest",
-                                               self.manifest_text("copy_thd.manifest")))
+        return sdpa_runtime.Artifact(self.write(name, text))
+
+    def test_loads_and_reads_the_manifest(self):
+        art = self.artifact("a.manifest", self.manifest_text("copy_thd.manifest"))
         self.assertEqual(art.head_dim, 64)
         self.assertEqual(art.tile_q, 64)
         self.assertEqual(art.dtype_name, "bf16")
@@ -47,10 +51,9 @@ class WrapperTest(unittest.TestCase):
         self.assertAlmostEqual(art.scale, 0.125)
 
     def test_band_edges(self):
-        self.write("copy_kernels.ptx", ".version 8.0\n")
         text = self.manifest_text("copy_dense.manifest").replace(
             "band inf inf top_left", "band 127 0 bottom_right")
-        art = sdpa_runtime.Artifact(self.write("b.manifest", text))
+        art = self.artifact("b.manifest", text)
         self.assertEqual((art.left, art.right, art.align), (127, 0, "bottom_right"))
 
     def test_manifest_errors_name_line_and_key(self):
@@ -71,20 +74,20 @@ class WrapperTest(unittest.TestCase):
         self.assertEqual(cm.exception.status, 3)
         self.assertIn("key 'ptx': cannot read", cm.exception.message)
 
-    def backward_text(self, deterministic=True):
-        """copy_dense.manifest turned into a backward artifact of the same
-        attention (its one kernel as bwd_main)."""
-        return (self.manifest_text("copy_dense.manifest")
+    def backward_text(self, deterministic=True, text=None):
+        """copy_dense.manifest (or its variant `text`) turned into a backward
+        artifact of the same attention (its one kernel as bwd_main)."""
+        if text is None:
+            text = self.manifest_text("copy_dense.manifest")
+        return (text
                 .replace("direction forward", "direction backward\ndeterministic "
                          + ("1" if deterministic else "0"))
                 .replace("sdpa_copy_dense forward", "sdpa_copy_dense bwd_main"))
 
     def test_artifact_pair_must_be_one_attention(self):
-        self.write("copy_kernels.ptx", ".version 8.0\n")
-        fwd = sdpa_runtime.Artifact(self.write("f.manifest",
-                                               self.manifest_text("copy_dense.manifest")))
-        det = sdpa_runtime.Artifact(self.write("b.manifest", self.backward_text()))
-        nd = sdpa_runtime.Artifact(self.write("n.manifest", self.backward_text(False)))
+        fwd = self.artifact("f.manifest", self.manifest_text("copy_dense.manifest"))
+        det = self.artifact("b.manifest", self.backward_text())
+        nd = self.artifact("n.manifest", self.backward_text(False))
         sdpa_runtime.check_artifact_pair(fwd, det)
         sdpa_runtime.check_artifact_pair(fwd, det, deterministic=True)
         sdpa_runtime.check_artifact_pair(fwd, nd, deterministic=False)
@@ -95,11 +98,11 @@ class WrapperTest(unittest.TestCase):
             ((fwd, nd, True), "expected a deterministic backward artifact"),
             ((fwd, det, False), "expected a non-deterministic backward artifact"),
         ]
-        other = sdpa_runtime.Artifact(self.write("o.manifest", self.backward_text().replace(
-            "band inf inf top_left", "band 127 0 top_left")))
+        other = self.artifact("o.manifest", self.backward_text().replace(
+            "band inf inf top_left", "band 127 0 top_left"))
         cases.append(((fwd, other), "left is 127, but the forward artifact"))
-        scaled = sdpa_runtime.Artifact(self.write("s.manifest", self.backward_text().replace(
-            "scale 0.125", "scale 0.0625")))
+        scaled = self.artifact("s.manifest", self.backward_text().replace(
+            "scale 0.125", "scale 0.0625"))
         cases.append(((fwd, scaled), "scale is 0.0625, but the forward artifact"))
         for args, text in cases:
             with self.assertRaises(sdpa_runtime.SdpaError) as cm:
@@ -114,24 +117,19 @@ class WrapperTest(unittest.TestCase):
                 .replace("param lse ptr", "param lse ptr\nparam sinks ptr"))
 
     def test_sinks_flag(self):
-        self.write("copy_kernels.ptx", ".version 8.0\n")
-        plain = sdpa_runtime.Artifact(self.write("p.manifest",
-                                                 self.manifest_text("copy_dense.manifest")))
-        sinks = sdpa_runtime.Artifact(self.write("s.manifest", self.sinks_text()))
+        plain = self.artifact("p.manifest", self.manifest_text("copy_dense.manifest"))
+        sinks = self.artifact("s.manifest", self.sinks_text())
         self.assertFalse(plain.sinks)
         self.assertTrue(sinks.sinks)
         with self.assertRaises(sdpa_runtime.SdpaError) as cm:
-            sdpa_runtime.check_artifact_pair(plain, sdpa_runtime.Artifact(
-                self.write("b.manifest", self.sinks_text()
-                           .replace("direction forward", "direction backward\ndeterministic 0")
-                           .replace("sdpa_copy_dense forward", "sdpa_copy_dense bwd_main"))))
+            sdpa_runtime.check_artifact_pair(plain, self.artifact(
+                "b.manifest", self.backward_text(False, self.sinks_text())))
         self.assertIn("sinks is True, but the forward artifact", cm.exception.message)
 
     def test_sinks_fields_reach_the_runtime(self):
         """The ctypes structures end as the C ones do: the runtime reads the
         sinks the wrapper set (its error names their shape)."""
-        self.write("copy_kernels.ptx", ".version 8.0\n")
-        art = sdpa_runtime.Artifact(self.write("s.manifest", self.sinks_text()))
+        art = self.artifact("s.manifest", self.sinks_text())
 
         def tensor(address, dtype, shape):
             t = structs.Tensor()
@@ -165,11 +163,7 @@ class WrapperTest(unittest.TestCase):
         for i, name in enumerate(("q", "k", "v", "o", "dout", "dq", "dk", "dv")):
             setattr(bwd, name, tensor((i + 1) << 36, 1, (1, 4, 64, 64)))
         bwd.lse = tensor(9 << 36, 2, (1, 4, 64))
-        back = sdpa_runtime.Artifact(self.write("bs.manifest", self.sinks_text()
-                                                .replace("direction forward",
-                                                         "direction backward\ndeterministic 0")
-                                                .replace("sdpa_copy_dense forward",
-                                                         "sdpa_copy_dense bwd_main")))
+        back = self.artifact("bs.manifest", self.backward_text(False, self.sinks_text()))
         self.assertEqual(lib.sdpaBackwardWorkspace(back._handle, ctypes.byref(bwd),
                                                    ctypes.byref(sizes)), 0)
         self.assertEqual(sizes.dsink_partial_elements, 4)  # B Hq ceil(64 / 64)
