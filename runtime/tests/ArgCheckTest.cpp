@@ -8,11 +8,6 @@ using namespace sdpa::runtime::testing;
 
 namespace {
 
-constexpr int32_t kBf16 = SDPA_DTYPE_BF16;
-constexpr int32_t kF16 = SDPA_DTYPE_F16;
-constexpr int32_t kF32 = SDPA_DTYPE_F32;
-constexpr int32_t kI32 = SDPA_DTYPE_I32;
-
 /// THD forward arguments: 3 sequences of 100, 0 and 200 query tokens and
 /// 150, 50, 300 key tokens; Hq = 16, Hkv = 4.
 struct ThdFixture {

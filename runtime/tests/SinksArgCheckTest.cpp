@@ -17,11 +17,6 @@ using namespace sdpa::runtime::testing;
 
 namespace {
 
-constexpr int32_t kBf16 = SDPA_DTYPE_BF16;
-constexpr int32_t kF16 = SDPA_DTYPE_F16;
-constexpr int32_t kF32 = SDPA_DTYPE_F32;
-constexpr int32_t kI32 = SDPA_DTYPE_I32;
-
 /// forwardLines() with `sinks 1` and the kernel's sinks parameter.
 Manifest forwardWithSinks() {
   std::vector<std::string> lines = forwardLines();

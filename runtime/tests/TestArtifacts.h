@@ -13,6 +13,12 @@
 
 namespace sdpa::runtime::testing {
 
+/// The C API's dtype codes, short.
+constexpr int32_t kBf16 = SDPA_DTYPE_BF16;
+constexpr int32_t kF16 = SDPA_DTYPE_F16;
+constexpr int32_t kF32 = SDPA_DTYPE_F32;
+constexpr int32_t kI32 = SDPA_DTYPE_I32;
+
 /// A complete forward manifest: bf16, D = 64, Tq = 128, Tk = 64, causal
 /// window of 128 keys. Line numbers matter to the tests: line 1 is the
 /// header, line 2 a comment, `kernel` is on line 12.
@@ -146,11 +152,11 @@ inline SdpaForwardArgs denseArgs(int64_t batch = 2, bool nullData = false) {
   auto at = [&](uint64_t address) { return nullData ? 0 : address; };
   SdpaForwardArgs a{};
   a.layout = SDPA_LAYOUT_BHSD;
-  a.q = makeTensor(at(0x1000000000), SDPA_DTYPE_BF16, {batch, 16, 1000, 64});
-  a.k = makeTensor(at(0x2000000000), SDPA_DTYPE_BF16, {batch, 4, 1500, 64});
-  a.v = makeTensor(at(0x3000000000), SDPA_DTYPE_BF16, {batch, 4, 1500, 64});
-  a.o = makeTensor(at(0x4000000000), SDPA_DTYPE_BF16, {batch, 16, 1000, 64});
-  a.lse = makeTensor(at(0x5000000000), SDPA_DTYPE_F32, {batch, 16, 1000});
+  a.q = makeTensor(at(0x1000000000), kBf16, {batch, 16, 1000, 64});
+  a.k = makeTensor(at(0x2000000000), kBf16, {batch, 4, 1500, 64});
+  a.v = makeTensor(at(0x3000000000), kBf16, {batch, 4, 1500, 64});
+  a.o = makeTensor(at(0x4000000000), kBf16, {batch, 16, 1000, 64});
+  a.lse = makeTensor(at(0x5000000000), kF32, {batch, 16, 1000});
   return a;
 }
 
@@ -160,18 +166,18 @@ inline SdpaForwardArgs denseArgs(int64_t batch = 2, bool nullData = false) {
 inline SdpaBackwardArgs backwardArgs() {
   SdpaBackwardArgs a{};
   a.layout = SDPA_LAYOUT_BSHD;
-  a.q = makeTensor(0x1000000000, SDPA_DTYPE_F16, {2, 100, 8, 128});
-  a.k = makeTensor(0x2000000000, SDPA_DTYPE_F16, {2, 300, 2, 128});
-  a.v = makeTensor(0x3000000000, SDPA_DTYPE_F16, {2, 300, 2, 128});
-  a.o = makeTensor(0x4000000000, SDPA_DTYPE_F16, {2, 100, 8, 128});
-  a.lse = makeTensor(0x5000000000, SDPA_DTYPE_F32, {2, 8, 100});
-  a.dout = makeTensor(0x6000000000, SDPA_DTYPE_F16, {2, 100, 8, 128});
-  a.dq = makeTensor(0x7000000000, SDPA_DTYPE_F16, {2, 100, 8, 128});
-  a.dk = makeTensor(0x8000000000, SDPA_DTYPE_F16, {2, 300, 2, 128});
-  a.dv = makeTensor(0x9000000000, SDPA_DTYPE_F16, {2, 300, 2, 128});
-  a.dq_accum = makeTensor(0xa000000000, SDPA_DTYPE_F32, {2 * 8 * 100 * 128});
-  a.delta = makeTensor(0xb000000000, SDPA_DTYPE_F32, {2, 8, 100});
-  a.relay_counters = makeTensor(0xc000000000, SDPA_DTYPE_I32, {2, 8, 2});
+  a.q = makeTensor(0x1000000000, kF16, {2, 100, 8, 128});
+  a.k = makeTensor(0x2000000000, kF16, {2, 300, 2, 128});
+  a.v = makeTensor(0x3000000000, kF16, {2, 300, 2, 128});
+  a.o = makeTensor(0x4000000000, kF16, {2, 100, 8, 128});
+  a.lse = makeTensor(0x5000000000, kF32, {2, 8, 100});
+  a.dout = makeTensor(0x6000000000, kF16, {2, 100, 8, 128});
+  a.dq = makeTensor(0x7000000000, kF16, {2, 100, 8, 128});
+  a.dk = makeTensor(0x8000000000, kF16, {2, 300, 2, 128});
+  a.dv = makeTensor(0x9000000000, kF16, {2, 300, 2, 128});
+  a.dq_accum = makeTensor(0xa000000000, kF32, {2 * 8 * 100 * 128});
+  a.delta = makeTensor(0xb000000000, kF32, {2, 8, 100});
+  a.relay_counters = makeTensor(0xc000000000, kI32, {2, 8, 2});
   return a;
 }
 
