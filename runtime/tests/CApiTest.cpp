@@ -150,13 +150,11 @@ TEST(CApi, CheckRefusesWhatTheLaunchRefuses) {
   std::string manifest = dir.write("fwd.manifest", join(forwardLines()));
   SdpaArtifact *art = nullptr;
   ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS);
+  // Hq = 70000, Hkv = 1, Sq = 10, Skv = 12.
   SdpaForwardArgs a{};
-  a.layout = SDPA_LAYOUT_BHSD;
-  a.q = makeTensor(uint64_t(1) << 32, SDPA_DTYPE_BF16, {1, 70000, 10, 64});
-  a.o = makeTensor(uint64_t(2) << 32, SDPA_DTYPE_BF16, {1, 70000, 10, 64});
-  a.k = makeTensor(uint64_t(3) << 32, SDPA_DTYPE_BF16, {1, 1, 12, 64});
-  a.v = makeTensor(uint64_t(4) << 32, SDPA_DTYPE_BF16, {1, 1, 12, 64});
-  a.lse = makeTensor(uint64_t(5) << 32, SDPA_DTYPE_F32, {1, 70000, 10});
+  setDenseTensors(a, SDPA_LAYOUT_BHSD, kBf16, {1, 70000, 1, 10, 12, 64},
+                  {uint64_t(1) << 32, uint64_t(3) << 32, uint64_t(4) << 32,
+                   uint64_t(2) << 32, uint64_t(5) << 32});
   const char *expected = "grid: kernel 'sdpa_fwd' dimension y = 70000 "
                          "(heads_q) exceeds the limit 65535";
   EXPECT_EQ(sdpaForwardCheck(art, &a), SDPA_ERROR_INVALID_ARGUMENT);
@@ -174,12 +172,8 @@ TEST(CApi, ChecksArgumentsBeforeAnyCudaCall) {
   ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS);
 
   SdpaForwardArgs a{};
-  a.layout = SDPA_LAYOUT_BHSD;
-  a.q = makeTensor(0x1000, SDPA_DTYPE_BF16, {1, 2, 10, 64});
-  a.o = makeTensor(0x2000, SDPA_DTYPE_BF16, {1, 2, 10, 64});
-  a.k = makeTensor(0x3000, SDPA_DTYPE_BF16, {1, 2, 12, 64});
-  a.v = makeTensor(0x4000, SDPA_DTYPE_BF16, {1, 2, 12, 64});
-  a.lse = makeTensor(0x5000, SDPA_DTYPE_F32, {1, 2, 10});
+  setDenseTensors(a, SDPA_LAYOUT_BHSD, kBf16, {1, 2, 2, 10, 12, 64},
+                  {0x1000, 0x3000, 0x4000, 0x2000, 0x5000});
   EXPECT_EQ(sdpaForwardCheck(art, &a), SDPA_SUCCESS) << sdpaGetLastError();
 
   a.o.data = 0x2004;
@@ -226,12 +220,8 @@ TEST(CApi, BackwardWorkspaceThroughTheCApi) {
   ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS)
       << sdpaGetLastError();
   SdpaBackwardArgs b{};
-  b.layout = SDPA_LAYOUT_BHSD;
-  b.q = makeTensor(0x1000, SDPA_DTYPE_F16, {1, 4, 130, 128});
-  b.o = makeTensor(0x2000, SDPA_DTYPE_F16, {1, 4, 130, 128});
-  b.k = makeTensor(0x3000, SDPA_DTYPE_F16, {1, 1, 70, 128});
-  b.v = makeTensor(0x4000, SDPA_DTYPE_F16, {1, 1, 70, 128});
-  b.lse = makeTensor(0x5000, SDPA_DTYPE_F32, {1, 4, 130});
+  setDenseTensors(b, SDPA_LAYOUT_BHSD, kF16, {1, 4, 1, 130, 70, 128},
+                  {0x1000, 0x3000, 0x4000, 0x2000, 0x5000});
   SdpaWorkspaceSizes sizes{};
   ASSERT_EQ(sdpaBackwardWorkspace(art, &b, &sizes), SDPA_SUCCESS)
       << sdpaGetLastError();

@@ -11,6 +11,10 @@ using namespace sdpa::runtime::testing;
 
 namespace {
 
+/// q, k, v, o and lse 4 GiB apart, o right after q.
+constexpr Addresses kApart = {0x100000000, 0x300000000, 0x400000000,
+                              0x200000000, 0x500000000};
+
 GridValues sampleValues() {
   GridValues v;
   v.qTiles = 8;
@@ -60,12 +64,8 @@ TEST(Grid, FormsTheManifestOrder) {
 TEST(Grid, FormsTheGridOfAParsedManifestFromCheckedArguments) {
   Manifest m = parseOrDie(forwardLines());
   SdpaForwardArgs a{};
-  a.layout = SDPA_LAYOUT_BSHD;
-  a.q = makeTensor(0x100000000, SDPA_DTYPE_BF16, {2, 4096, 16, 64});
-  a.o = makeTensor(0x200000000, SDPA_DTYPE_BF16, {2, 4096, 16, 64});
-  a.k = makeTensor(0x300000000, SDPA_DTYPE_BF16, {2, 4096, 16, 64});
-  a.v = makeTensor(0x400000000, SDPA_DTYPE_BF16, {2, 4096, 16, 64});
-  a.lse = makeTensor(0x500000000, SDPA_DTYPE_F32, {2, 16, 4096});
+  setDenseTensors(a, SDPA_LAYOUT_BSHD, kBf16, {2, 16, 16, 4096, 4096, 64},
+                  kApart);
   Problem p;
   ParamTable t;
   std::string error;
@@ -150,12 +150,8 @@ TEST(Params, PackedInManifestOrderWithTheirTypes) {
 TEST(Params, PackingAParsedForwardKernelFollowsTheManifest) {
   Manifest m = parseOrDie(forwardLines());
   SdpaForwardArgs a{};
-  a.layout = SDPA_LAYOUT_BHSD;
-  a.q = makeTensor(0x100000000, SDPA_DTYPE_BF16, {2, 16, 300, 64});
-  a.o = makeTensor(0x200000000, SDPA_DTYPE_BF16, {2, 16, 300, 64});
-  a.k = makeTensor(0x300000000, SDPA_DTYPE_BF16, {2, 8, 500, 64});
-  a.v = makeTensor(0x400000000, SDPA_DTYPE_BF16, {2, 8, 500, 64});
-  a.lse = makeTensor(0x500000000, SDPA_DTYPE_F32, {2, 16, 300});
+  setDenseTensors(a, SDPA_LAYOUT_BHSD, kBf16, {2, 16, 8, 300, 500, 64},
+                  kApart);
   Problem p;
   ParamTable t;
   std::string error;

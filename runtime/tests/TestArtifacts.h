@@ -144,19 +144,48 @@ inline SdpaTensor makeTensor(uint64_t address, int32_t dtype,
   return t;
 }
 
+/// The sizes of a dense attention problem.
+struct Dims {
+  int64_t batch, headsQ, headsKv, seqQ, seqKv, headDim;
+};
+
+/// Where q, k, v, o and lse start.
+struct Addresses {
+  uint64_t q, k, v, o, lse;
+};
+
+/// Sets the layout of `a` and its q, k, v, o (`dtype`) and lse (f32
+/// [B, Hq, Sq]): densely packed tensors of `d` at `at`, in bhsd
+/// ([B, H, S, D]) or bshd ([B, S, H, D]).
+template <typename Args>
+void setDenseTensors(Args &a, int32_t layout, int32_t dtype, const Dims &d,
+                     const Addresses &at) {
+  if (layout != SDPA_LAYOUT_BHSD && layout != SDPA_LAYOUT_BSHD)
+    throw std::invalid_argument("setDenseTensors: a dense layout only");
+  auto shape = [&](int64_t heads, int64_t seq) -> std::vector<int64_t> {
+    if (layout == SDPA_LAYOUT_BSHD)
+      return {d.batch, seq, heads, d.headDim};
+    return {d.batch, heads, seq, d.headDim};
+  };
+  a.layout = layout;
+  a.q = makeTensor(at.q, dtype, shape(d.headsQ, d.seqQ));
+  a.k = makeTensor(at.k, dtype, shape(d.headsKv, d.seqKv));
+  a.v = makeTensor(at.v, dtype, shape(d.headsKv, d.seqKv));
+  a.o = makeTensor(at.o, dtype, shape(d.headsQ, d.seqQ));
+  a.lse = makeTensor(at.lse, kF32, {d.batch, d.headsQ, d.seqQ});
+}
+
 /// Dense forward arguments for forwardLines(): B = `batch` (2), Hq = 16,
 /// Hkv = 4, Sq = 1000, Skv = 1500, D = 64, bf16, bhsd, each tensor 64 GiB
 /// from the next (they must not overlap); with `nullData`, every data
 /// pointer is 0 (allowed for empty tensors); no sinks.
 inline SdpaForwardArgs denseArgs(int64_t batch = 2, bool nullData = false) {
-  auto at = [&](uint64_t address) { return nullData ? 0 : address; };
   SdpaForwardArgs a{};
-  a.layout = SDPA_LAYOUT_BHSD;
-  a.q = makeTensor(at(0x1000000000), kBf16, {batch, 16, 1000, 64});
-  a.k = makeTensor(at(0x2000000000), kBf16, {batch, 4, 1500, 64});
-  a.v = makeTensor(at(0x3000000000), kBf16, {batch, 4, 1500, 64});
-  a.o = makeTensor(at(0x4000000000), kBf16, {batch, 16, 1000, 64});
-  a.lse = makeTensor(at(0x5000000000), kF32, {batch, 16, 1000});
+  setDenseTensors(a, SDPA_LAYOUT_BHSD, kBf16, {batch, 16, 4, 1000, 1500, 64},
+                  nullData ? Addresses{}
+                           : Addresses{0x1000000000, 0x2000000000,
+                                       0x3000000000, 0x4000000000,
+                                       0x5000000000});
   return a;
 }
 
@@ -165,12 +194,9 @@ inline SdpaForwardArgs denseArgs(int64_t batch = 2, bool nullData = false) {
 /// next (they must not overlap); no sinks.
 inline SdpaBackwardArgs backwardArgs() {
   SdpaBackwardArgs a{};
-  a.layout = SDPA_LAYOUT_BSHD;
-  a.q = makeTensor(0x1000000000, kF16, {2, 100, 8, 128});
-  a.k = makeTensor(0x2000000000, kF16, {2, 300, 2, 128});
-  a.v = makeTensor(0x3000000000, kF16, {2, 300, 2, 128});
-  a.o = makeTensor(0x4000000000, kF16, {2, 100, 8, 128});
-  a.lse = makeTensor(0x5000000000, kF32, {2, 8, 100});
+  setDenseTensors(a, SDPA_LAYOUT_BSHD, kF16, {2, 8, 2, 100, 300, 128},
+                  {0x1000000000, 0x2000000000, 0x3000000000, 0x4000000000,
+                   0x5000000000});
   a.dout = makeTensor(0x6000000000, kF16, {2, 100, 8, 128});
   a.dq = makeTensor(0x7000000000, kF16, {2, 100, 8, 128});
   a.dk = makeTensor(0x8000000000, kF16, {2, 300, 2, 128});
