@@ -1,15 +1,31 @@
 #!/usr/bin/env python3
 """Benchmark: our kernels against FlexAttention and JAX -> cuDNN.
 
-Cases (bf16, causal sliding window, Sq = Skv = S):
-  gpt-oss  B=2, H=16, D=64,  window 128 keys (L=127), S in --sizes
-  heavy    B=1, H=32, D=128, window 4096 keys (L=4095), S=16384
+Cases (bf16, causal sliding window, Sq = Skv = S), in this order (a budget
+cut loses the later ones; the first two keep their rows of earlier runs):
+  gpt-oss        B=2, H=16, D=64,  window 128 keys (L=127), S in --sizes
+  heavy          B=1, H=32, D=128, window 4096 keys (L=4095), S=16384
+  gpt-oss-sinks  B=2, H=16 query / 2 kv heads (gpt-oss's GQA ratio 8: 64/8),
+                 D=64, window 128, attention sinks (one f32 logit per query
+                 head), S in --sinks-sizes
+  gemma2         B=1, H=8 query / 4 kv heads, D=256, logit softcap 50
+                 (50 tanh(s / 50) before the mask), window 4096 keys,
+                 S=--gemma-size (8192)
+Forwards of the first two first, then their forward+backwards, then the same
+for the last two.
 
 Ours: the forward (and backward, if present) artifacts in --artifacts whose
-manifest matches the case (dtype bf16, head_dim, band L = window-1, R = 0,
-dense); --ours-gptoss / --ours-heavy name one explicitly. Anchors:
-torch.compile'd flex_attention with a sliding-window block mask, and
-jax.nn.dot_product_attention(implementation='cudnn') in a separate process.
+manifest matches the case (bench/bench_cases.py: dtype, head_dim, band
+L = window-1, R = 0, dense, the same softcap and sinks: a sinks artifact never
+times a sink-less case nor the reverse); --ours-gptoss / --ours-heavy name one
+explicitly. Anchors: torch.compile'd flex_attention with a sliding-window
+block mask (GQA by enable_gqa; the softcap as a score_mod; the sinks as
+O * sigmoid(LSE - sink) from return_lse, exact; if Flex's LSE has no
+gradient, its fwd+bwd row leaves the correction's LSE gradient out and says
+so), and jax.nn.dot_product_attention(implementation='cudnn') in a separate
+process (no softcap, no sinks: n/a for the last two cases). Every timed
+output of ours is checked against the same run's Flex output: the max abs
+difference of O (fwd) and of dQ, dK, dV (fwd+bwd; and dsinks) is reported.
 
 Times are medians in ms (triton.testing.do_bench, CUDA events, after
 warm-up; JAX: per-call wall time around block_until_ready). TFLOP/s count the
@@ -34,26 +50,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
 sys.path.insert(0, HERE)
 
-from attention_ref import visible_cells  # noqa: E402
+from bench_cases import Case, artifact_matches  # noqa: E402
 
-
-class Case:
-    def __init__(self, name, b, h, d, window, s):
-        self.name, self.b, self.h, self.d, self.window, self.s = name, b, h, d, window, s
-
-    @property
-    def key(self):
-        return f"{self.name}:{self.b}:{self.h}:{self.d}:{self.window}:{self.s}"
-
-    def cells(self):
-        return self.b * self.h * visible_cells(self.s, self.s, self.window - 1, 0, "top_left")
-
-    def flops(self, pass_):
-        return (4 if pass_ == "fwd" else 14) * self.d * self.cells()
-
-    def bytes(self, pass_):
-        tensor = self.b * self.h * self.s * self.d * 2
-        return (4 if pass_ == "fwd" else 12) * tensor
+# Cases with modifiers JAX's dot_product_attention does not have.
+JAX_NA = "n/a: jax.nn.dot_product_attention has no softcap or sinks"
 
 
 def parse_args():
@@ -62,6 +62,10 @@ def parse_args():
     p.add_argument("--out", default=os.environ.get("OUT", "bench/out"))
     p.add_argument("--sizes", default="2048,4096,8192,16384,32768")
     p.add_argument("--no-heavy", action="store_true", help="skip the d=128 case")
+    p.add_argument("--sinks-sizes", default="8192,32768",
+                   help="S of the gpt-oss-sinks case (empty: skip it)")
+    p.add_argument("--gemma-size", type=int, default=8192,
+                   help="S of the gemma2 case (0: skip it)")
     p.add_argument("--anchors", default="flex,jax", help="comma list: flex, jax")
     p.add_argument("--skip-bwd", action="store_true", help="forward only")
     p.add_argument("--budget", type=float, default=1e9,
@@ -90,9 +94,7 @@ def find_artifacts(directory, case, explicit):
         except sdpa_runtime.SdpaError as e:
             print(f"note: {path}: {e}")
             continue
-        match = explicit or (art.dtype_name in ("bf16", "f16") and art.head_dim == case.d
-                             and not art.varlen and art.left == case.window - 1
-                             and art.right == 0)
+        match = explicit or artifact_matches(case, art)
         if not match:
             continue
         slot = ("fwd" if art.direction == "forward"
@@ -154,6 +156,11 @@ def main():
     cases = [Case("gpt-oss", 2, 16, 64, 128, s) for s in sizes]
     if not args.no_heavy:
         cases.append(Case("heavy", 1, 32, 128, 4096, 16384))
+    # The modifier cases come after, so that a budget cut spares the first.
+    later = [Case("gpt-oss-sinks", 2, 16, 64, 128, int(s), hkv=2, sinks=True)
+             for s in args.sinks_sizes.split(",") if s]
+    if args.gemma_size:
+        later.append(Case("gemma2", 1, 8, 256, 4096, args.gemma_size, hkv=4, softcap=50.0))
     anchors = set(a for a in args.anchors.split(",") if a)
     passes = ["fwd"] if args.skip_bwd else ["fwd", "fwd+bwd"]
     device = torch.cuda.get_device_name()
@@ -169,6 +176,10 @@ def main():
             print(f"jax-cudnn {r['case']} S={r['S']} {r['pass']}: "
                   f"{r.get('ms', r.get('error'))}")
         print(f"jax anchors took {time.time() - t0:.1f} s")
+        for case in later:
+            for pass_ in passes:
+                results.append({"case": case.name, "S": case.s, "impl": "jax-cudnn",
+                                "pass": pass_, "error": JAX_NA})
 
     bw = copy_bandwidth(torch, do_bench)
     print(f"device copy bandwidth: {bw / 1e12:.2f} TB/s (read + write)")
@@ -178,12 +189,14 @@ def main():
     # Every forward first, then every forward+backward, so that a budget cut
     # loses the least.
     artifacts = {}
-    for pass_ in passes:
-        for case in cases:
-            measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left)
-            torch.cuda.empty_cache()
+    for group in (cases, later):
+        for pass_ in passes:
+            for case in group:
+                measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left)
+                torch.cuda.empty_cache()
 
-    write_report(args, cases, results, bw, device, torch.__version__, time.time() - start)
+    write_report(args, cases + later, results, bw, device, torch.__version__,
+                 time.time() - start)
 
 
 def make_flex():
@@ -205,28 +218,102 @@ def make_flex():
     return torch.compile(flex_attention, dynamic=False)
 
 
-def flex_ms(do_bench, time_fwd, flex, case, pass_, q, k, v, do):
-    """Median ms of FlexAttention on the case's sliding window (the block mask
-    built first, outside the timing): the forward through `time_fwd`, the
-    forward+backward (dQ, dK, dV reset per call) through `do_bench`."""
+def flex_lse(flex, q, k, v, kw):
+    """O, LSE (natural log, [B, H, S] f32) of FlexAttention."""
+    try:
+        return flex(q, k, v, return_lse=True, **kw)
+    except TypeError:  # a torch where return_lse is gone: return_aux
+        from torch.nn.attention.flex_attention import AuxRequest
+        o, aux = flex(q, k, v, return_aux=AuxRequest(lse=True), **kw)
+        return o, aux.lse
+
+
+def flex_fn(flex, case):
+    """(fn, kw): fn(q, k, v, sinks, lse_grad=True) -> O, FlexAttention on the
+    case's function (the block mask built here, outside any timing), and the
+    flex_attention keywords it uses. Sinks: O * sigmoid(LSE - sink), exact
+    (docs/Semantics.md §7: the sink's exp joins the denominator); lse_grad
+    False detaches the LSE (for a torch whose Flex has no LSE gradient)."""
+    import torch
     from torch.nn.attention.flex_attention import create_block_mask
     n = case.window
 
     def mask_mod(b, h, qi, ki):
         return (qi >= ki) & (qi - ki < n)
 
-    bm = create_block_mask(mask_mod, None, None, case.s, case.s, device="cuda")
+    kw = {"block_mask": create_block_mask(mask_mod, None, None, case.s, case.s,
+                                          device="cuda")}
+    if case.hkv != case.h:
+        kw["enable_gqa"] = True
+    if case.softcap:
+        cap = float(case.softcap)
+
+        def score_mod(score, b, h, qi, ki):
+            return cap * torch.tanh(score / cap)
+        kw["score_mod"] = score_mod
+    if not case.sinks:
+        return (lambda q, k, v, sinks, lse_grad=True: flex(q, k, v, **kw)), kw
+
+    def with_sinks(q, k, v, sinks, lse_grad=True):
+        o, lse = flex_lse(flex, q, k, v, kw)
+        if not lse_grad:
+            lse = lse.detach()
+        keep = torch.sigmoid(lse - sinks[None, :, None]).unsqueeze(-1)
+        return (o.float() * keep).to(o.dtype)
+    return with_sinks, kw
+
+
+def flex_lse_has_grad(flex, kw, q, k, v):
+    """Whether Flex's LSE carries a gradient to q (d sum(LSE) / dq != 0)."""
+    qg = q.detach().requires_grad_()
+    try:
+        _, lse = flex_lse(flex, qg, k, v, kw)
+        lse.sum().backward()
+    except Exception as e:  # noqa: BLE001 (any refusal means: no gradient)
+        print(f"flex: no LSE gradient: {' '.join(str(e).split())[:200]}")
+        return False
+    ok = qg.grad is not None and bool(qg.grad.abs().max() > 0)
+    if not ok:
+        print("flex: LSE gradient is zero or missing")
+    return ok
+
+
+NO_LSE_GRAD = "LSE not differentiated (Flex has no LSE gradient)"
+
+
+def flex_ms(do_bench, time_fwd, flex, case, pass_, q, k, v, do, sinks):
+    """(median ms, reference outputs, note) of FlexAttention on the case: the
+    forward through `time_fwd` (reference: O), the forward+backward (dQ, dK,
+    dV and dsinks reset per call) through `do_bench` (reference: the
+    gradients). note: NO_LSE_GRAD when the sinks correction's LSE had to be
+    detached (then only dV and dsinks are exact)."""
+    fn, kw = flex_fn(flex, case)
     if pass_ == "fwd":
-        return time_fwd(lambda: flex(q, k, v, block_mask=bm))
-    qg, kg, vg = (t.detach().requires_grad_() for t in (q, k, v))
+        ms = time_fwd(lambda: fn(q, k, v, sinks))
+        return ms, (fn(q, k, v, sinks),), None
+    leaves = [t.detach().requires_grad_() for t in (q, k, v)]
+    if sinks is not None:
+        leaves.append(sinks.detach().requires_grad_())
+    sink_arg = leaves[3] if sinks is not None else None
+    lse_grad = not case.sinks or flex_lse_has_grad(flex, kw, q, k, v)
 
     def step():
-        flex(qg, kg, vg, block_mask=bm).backward(do)
-    return do_bench(step, grad_to_none=[qg, kg, vg], return_mode="median")
+        fn(leaves[0], leaves[1], leaves[2], sink_arg, lse_grad).backward(do)
+    ms = do_bench(step, grad_to_none=leaves, return_mode="median")
+    for t in leaves:
+        t.grad = None
+    step()
+    return ms, tuple(t.grad for t in leaves), None if lse_grad else NO_LSE_GRAD
+
+
+def max_abs(got, ref, which):
+    """max |got - ref| over the tensors at indices `which`."""
+    return max(float((got[i].float() - ref[i].float()).abs().max()) for i in which)
 
 
 def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
-    """Times ours and FlexAttention on one case and pass; appends to results."""
+    """Times ours and FlexAttention on one case and pass, checks ours against
+    Flex's output; appends to results."""
     def time_fwd(fn):
         if args.graph:
             from triton.testing import do_bench_cudagraph
@@ -235,11 +322,10 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
             return do_bench_cudagraph(fn, return_mode="median")
         return do_bench(fn, return_mode="median")
 
-    shape = (case.b, case.h, case.s, case.d)
     base = {"case": case.name, "S": case.s, "pass": pass_}
     # Ours.
     if case.name not in artifacts:
-        explicit = args.ours_gptoss if case.name == "gpt-oss" else args.ours_heavy
+        explicit = {"gpt-oss": args.ours_gptoss, "heavy": args.ours_heavy}.get(case.name)
         artifacts[case.name] = find_artifacts(args.artifacts, case, explicit)
     by_dtype = artifacts[case.name]
     # The forward row is bf16; fwd+bwd takes bf16 if a bf16 backward exists,
@@ -251,8 +337,15 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
     fwd_art, bwd_art, det_art = by_dtype.get(dtype, (None, None, None))
     gen = torch.Generator(device="cuda").manual_seed(case.s)
     tdtype = torch.bfloat16 if dtype == "bf16" else torch.float16
+    qshape = (case.b, case.h, case.s, case.d)
+    kvshape = (case.b, case.hkv, case.s, case.d)
     q, k, v, do = (torch.randn(shape, device="cuda", generator=gen).to(tdtype)
-                   for _ in range(4))
+                   for shape in (qshape, kvshape, kvshape, qshape))
+    # Sink logits near the rows' LSE (about ln 128 + 1), so that they matter.
+    sinks = (torch.randn(case.h, device="cuda", generator=gen) + 5.0
+             if case.sinks else None)
+    extra = {"sinks": sinks} if case.sinks else {}
+    outputs = {}  # impl: what it computed, for the check against Flex
     variants = ([("ours", bwd_art)] if pass_ == "fwd"
                 else [("ours", bwd_art), ("ours-det", det_art)])
     for impl, bwd in variants:
@@ -267,34 +360,64 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
             o = torch.empty_like(q)
             lse = torch.empty(case.b, case.h, case.s, device="cuda")
             if pass_ == "fwd":
-                ms = time_fwd(lambda: fwd_art.forward(q, k, v, out=o, lse=lse))
+                ms = time_fwd(lambda: fwd_art.forward(q, k, v, out=o, lse=lse, **extra))
+                outputs[impl] = (o,)
             else:
+                grads = {}
+
                 def step(bwd=bwd):
-                    fwd_art.forward(q, k, v, out=o, lse=lse)
-                    bwd.backward(q, k, v, o, lse, do)
+                    fwd_art.forward(q, k, v, out=o, lse=lse, **extra)
+                    grads["g"] = bwd.backward(q, k, v, o, lse, do, **extra)
                 ms = do_bench(step, return_mode="median")
+                outputs[impl] = tuple(grads["g"])
             results.append({**base, "impl": impl, "ms": ms, "artifact": fwd_art.path,
                             "dtype": dtype})
         except Exception as e:  # report and go on
             results.append({**base, "impl": impl, "error": str(e)[:300]})
-    # FlexAttention.
+    # FlexAttention, and the check of ours against it.
     if flex is not None:
         if left() < 0:
             results.append({**base, "impl": "flex", "error": "budget"})
         else:
             try:
                 t0 = time.time()
-                ms = flex_ms(do_bench, time_fwd, flex, case, pass_, q, k, v, do)
-                results.append({**base, "impl": "flex", "ms": ms,
-                                "setup_s": round(time.time() - t0, 1)})
+                ms, ref, note = flex_ms(do_bench, time_fwd, flex, case, pass_, q, k, v, do,
+                                        sinks)
+                rec = {**base, "impl": "flex", "ms": ms,
+                       "setup_s": round(time.time() - t0, 1)}
+                if note:
+                    rec["note"] = note
+                results.append(rec)
+                # O; or dQ, dK, dV (and dsinks); only dV, dsinks without LSE grad.
+                which = range(len(ref)) if note is None else range(2, len(ref))
+                for r in results:
+                    if (r["case"], r["S"], r["pass"]) == (case.name, case.s, pass_) \
+                            and r["impl"] in outputs and "ms" in r:
+                        r["maxabs"] = max_abs(outputs[r["impl"]], ref, which)
+                        r["checked"] = ("O" if pass_ == "fwd" else
+                                        ",".join(["dQ", "dK", "dV", "dsinks"][i]
+                                                 for i in which))
+                ref = None
             except Exception as e:
                 results.append({**base, "impl": "flex", "error": str(e)[:300]})
+    outputs = None
     for r in results:
         if r["case"] == case.name and r["S"] == case.s and "printed" not in r:
             r["printed"] = True
             print(f"{r['impl']} {case.name} S={case.s} {r['pass']}: "
                   f"{r.get('ms', r.get('error'))}" +
-                  (f" (setup {r['setup_s']} s)" if "setup_s" in r else ""))
+                  (f" (setup {r['setup_s']} s)" if "setup_s" in r else "") +
+                  (f" max abs vs flex {r['maxabs']:.3g} ({r['checked']})"
+                   if "maxabs" in r else "") +
+                  (f" [{r['note']}]" if "note" in r else ""))
+
+
+def describe(case):
+    """One line naming a case's shape and modifiers, for the report."""
+    heads = f"H={case.h}" if case.hkv == case.h else f"H={case.h}/{case.hkv} (q/kv)"
+    mods = (f", softcap {case.softcap:g}" if case.softcap else "") + (
+        ", sinks" if case.sinks else "")
+    return f"{case.name}: B={case.b}, {heads}, D={case.d}, window {case.window}{mods}"
 
 
 def write_report(args, cases, results, bw, device, torch_version, elapsed):
@@ -312,10 +435,15 @@ def write_report(args, cases, results, bw, device, torch_version, elapsed):
         f"({elapsed:.0f} s)." + (" Forwards timed as CUDA graph replays." if args.graph else ""),
         "",
         "Median ms. TFLOP/s on visible cells; GB/s over the minimal tensor traffic "
-        "and its share of the copy bandwidth; ratio = ours / anchor (< 1: ours faster).",
+        "and its share of the copy bandwidth; ratio = ours / anchor (< 1: ours faster); "
+        "max abs = ours against the same run's Flex output (O; fwd+bwd: the gradients "
+        "named).",
         "",
-        "| case | S | pass | impl | ms | TFLOP/s | GB/s | % copy BW | ours/flex | ours/jax |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "Cases: " + "; ".join(sorted({describe(c) for c in cases})) + ".",
+        "",
+        "| case | S | pass | impl | ms | TFLOP/s | GB/s | % copy BW | ours/flex | ours/jax "
+        "| max abs vs flex |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for case in cases:
         for pass_ in ("fwd", "fwd+bwd"):
@@ -324,10 +452,14 @@ def write_report(args, cases, results, bw, device, torch_version, elapsed):
                 if r is None:
                     continue
                 name = args.ours_label + impl[4:] if impl.startswith("ours") else impl
+                if "note" in r:
+                    name += f" ({r['note']})"
                 if "ms" not in r:
                     error = " ".join(str(r["error"]).split()).replace("|", "/")[:100]
+                    if not error.startswith("n/a"):
+                        error = "error: " + error
                     lines.append(f"| {case.name} | {case.s} | {pass_} | {name} | "
-                                 f"error: {error} | | | | | |")
+                                 f"{error} | | | | | | |")
                     continue
                 ms = r["ms"]
                 tflops = case.flops(pass_) / (ms * 1e-3) / 1e12
@@ -339,9 +471,10 @@ def write_report(args, cases, results, bw, device, torch_version, elapsed):
                         ratios.append(f"{ms / a['ms']:.2f}")
                     else:
                         ratios.append("")
+                check = (f"{r['maxabs']:.3g} ({r['checked']})" if "maxabs" in r else "")
                 lines.append(f"| {case.name} | {case.s} | {pass_} | {name} | {ms:.3f} | "
                              f"{tflops:.0f} | {gbs:.0f} | {100 * gbs * 1e9 / bw:.0f}% | "
-                             f"{ratios[0]} | {ratios[1]} |")
+                             f"{ratios[0]} | {ratios[1]} | {check} |")
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "benchmark.md"), "w") as f:
         f.write(text)

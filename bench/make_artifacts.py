@@ -110,6 +110,12 @@ CONFIGS = {
                                                    "bottom_right", thd=True,
                                                    deterministic=True, sinks=True),
     "bwd_bf16_d128_win4095_sinks_nd": Config(B, "bf16", 128, 4095, 0, sinks=True),
+    # The benchmark's real gpt-oss rows (bench/benchmark.py): top-left window
+    # 128 with sinks, bf16, forward and both dQ modes.
+    "bf16_d64_win127_sinks": Config(F, "bf16", 64, 127, 0, sinks=True),
+    "bwd_bf16_d64_win127_sinks_nd": Config(B, "bf16", 64, 127, 0, sinks=True),
+    "bwd_bf16_d64_win127_sinks_det": Config(B, "bf16", 64, 127, 0, deterministic=True,
+                                            sinks=True),
     # Backward at the new head dims: d 80 and 96 in one pass, 160, 192 and
     # 256 in 4, 4 and 6 column passes of dK and dV (Gemma 2's d 256 with its
     # cap and window).
@@ -120,6 +126,11 @@ CONFIGS = {
     "bwd_f16_d192_causal_nd": Config(B, "f16", 192, None, 0),
     "bwd_bf16_d256_win4095_softcap50_det": Config(B, "bf16", 256, 4095, 0,
                                                   softcap=50.0, deterministic=True),
+    # The benchmark's Gemma-2-like rows: its forward at tile-kv 16 (at 32
+    # ptxas spills with the cap), and the nondeterministic backward.
+    "bf16_d256_win4095_softcap50": Config(F, "bf16", 256, 4095, 0, tile_kv=16,
+                                          softcap=50.0),
+    "bwd_bf16_d256_win4095_softcap50_nd": Config(B, "bf16", 256, 4095, 0, softcap=50.0),
     # Backward softcap: both dQ modes.
     "bwd_bf16_d128_win4095_softcap50_nd": Config(B, "bf16", 128, 4095, 0, softcap=50.0),
     "bwd_f16_d64_win127_softcap2_det": Config(B, "f16", 64, 127, 0, deterministic=True,
