@@ -281,7 +281,12 @@ def flex_lse_has_grad(flex, kw, q, k, v):
 NO_LSE_GRAD = "LSE not differentiated (Flex has no LSE gradient)"
 
 
-def flex_ms(do_bench, time_fwd, flex, case, pass_, q, k, v, do, sinks):
+def flex_ms(do_bench, time_fwd, flex, case, pass_, q, k, v, do, sinks=None):
+    """Median ms of FlexAttention on the case (bench/sweep.py's entry)."""
+    return flex_run(do_bench, time_fwd, flex, case, pass_, q, k, v, do, sinks)[0]
+
+
+def flex_run(do_bench, time_fwd, flex, case, pass_, q, k, v, do, sinks):
     """(median ms, reference outputs, note) of FlexAttention on the case: the
     forward through `time_fwd` (reference: O), the forward+backward (dQ, dK,
     dV and dsinks reset per call) through `do_bench` (reference: the
@@ -381,8 +386,8 @@ def measure(args, torch, do_bench, flex, case, pass_, artifacts, results, left):
         else:
             try:
                 t0 = time.time()
-                ms, ref, note = flex_ms(do_bench, time_fwd, flex, case, pass_, q, k, v, do,
-                                        sinks)
+                ms, ref, note = flex_run(do_bench, time_fwd, flex, case, pass_, q, k, v,
+                                         do, sinks)
                 rec = {**base, "impl": "flex", "ms": ms,
                        "setup_s": round(time.time() - t0, 1)}
                 if note:
