@@ -278,7 +278,7 @@ def flex_lse_has_grad(flex, kw, q, k, v):
     return ok
 
 
-NO_LSE_GRAD = "LSE not differentiated (Flex has no LSE gradient)"
+NO_LSE_GRAD = "LSE not differentiated: Flex has no LSE gradient"
 
 
 def flex_ms(do_bench, time_fwd, flex, case, pass_, q, k, v, do, sinks=None):
@@ -444,7 +444,7 @@ def write_report(args, cases, results, bw, device, torch_version, elapsed):
         "max abs = ours against the same run's Flex output (O; fwd+bwd: the gradients "
         "named).",
         "",
-        "Cases: " + "; ".join(sorted({describe(c) for c in cases})) + ".",
+        "Cases: " + "; ".join(dict.fromkeys(describe(c) for c in cases)) + ".",
         "",
         "| case | S | pass | impl | ms | TFLOP/s | GB/s | % copy BW | ours/flex | ours/jax "
         "| max abs vs flex |",
