@@ -82,6 +82,26 @@ bool isBackwardOnlyParam(std::string_view name);
 /// (the artifact's dtype).
 ElementType getPointeeType(std::string_view name, ElementType element);
 
+/// The XLA FFI target of a call (docs/Export.md): `sdpa_forward`,
+/// `sdpa_backward`, and for an artifact compiled with sinks
+/// `sdpa_forward_sinks`, `sdpa_backward_sinks` (which take the sinks and, in
+/// the backward, return their gradient).
+const char *getFfiTarget(Direction direction, bool sinks);
+
+/// The shape of a backward workspace with one entry per (batch entry or
+/// sequence, query head, query tile): the relay counters of a deterministic
+/// artifact and the dsink partials of one with sinks, [batch, headsQ, qTiles].
+constexpr std::array<int64_t, 3> getQueryTileWorkspaceShape(int64_t batch,
+                                                            int64_t headsQ,
+                                                            int64_t qTiles) {
+  return {batch, headsQ, qTiles};
+}
+
+/// The query tiles of `seqQ` rows in tiles of `tileQ` (> 0): ceil(seqQ / tileQ).
+constexpr int64_t getQueryTiles(int64_t seqQ, int64_t tileQ) {
+  return (seqQ + tileQ - 1) / tileQ;
+}
+
 /// The head dims are multiples of kHeadDimStep up to kMaxHeadDim: the
 /// mma.sync m16n8k16 reduction step is 16, so such a head_dim fills whole Q
 /// and K fragments (a multiple of 8 alone would need zero padding in shared

@@ -8,6 +8,7 @@
 
 #include "SdpaDialect/Export/FfiCall.h"
 #include "SdpaDialect/StableHLO/StablehloDialect.h"
+#include "SdpaSchema/Schema.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringExtras.h"
@@ -51,8 +52,6 @@ std::string mlir::sdpa::whyNotExportable(AttentionOpInterface op) {
            "sequence lengths)";
   if (op.hasPerSequenceLengths())
     return "per-batch lengths (seqlens) are not exported";
-  if (op.getSinks())
-    return "sinks are not exported";
   for (Type type : op->getOperandTypes())
     if (!cast<ShapedType>(type).hasStaticShape()) {
       std::string text;
@@ -110,7 +109,14 @@ static DictionaryAttr backendConfig(Builder &b, AttentionOpInterface op,
   return b.getDictionaryAttr(entries);
 }
 
-/// Creates the call and returns its results.
+StringRef mlir::sdpa::getFfiTarget(AttentionOpInterface op, bool backward) {
+  return sdpa_schema::getFfiTarget(backward ? sdpa_schema::Direction::Backward
+                                            : sdpa_schema::Direction::Forward,
+                                   op.getSinks() != nullptr);
+}
+
+/// Creates the call (the site's operands: q, k, v, then o, do, lse for the
+/// backward, then the sinks when it has them) and returns its results.
 static ResultRange createCall(RewriterBase &rewriter, Operation *site,
                               StringRef target, TypeRange resultTypes,
                               DictionaryAttr config) {
@@ -133,8 +139,9 @@ void mlir::sdpa::exportForwardSite(RewriterBase &rewriter, AttentionOp op,
                                    const FfiArtifact &artifact) {
   DictionaryAttr config =
       backendConfig(rewriter, op, artifact, /*deterministic=*/std::nullopt);
-  ResultRange results = createCall(rewriter, op, kFfiForwardTarget,
-                                   op->getResultTypes(), config);
+  ResultRange results =
+      createCall(rewriter, op, getFfiTarget(op, /*backward=*/false),
+                 op->getResultTypes(), config);
   rewriter.replaceOp(op, results);
 }
 
@@ -142,6 +149,7 @@ void mlir::sdpa::exportBackwardSite(RewriterBase &rewriter, AttentionGradOp op,
                                     const FfiArtifact &artifact) {
   AttentionShape shape = op.getAttentionShape();
   Type f32 = rewriter.getF32Type();
+  // dq, dk, dv and, with sinks, grad_sinks.
   SmallVector<Type> resultTypes(op->getResultTypes());
   // The workspaces, as sdpaBackwardWorkspace sizes them (docs/Runtime.md).
   resultTypes.push_back(RankedTensorType::get(
@@ -149,13 +157,18 @@ void mlir::sdpa::exportBackwardSite(RewriterBase &rewriter, AttentionGradOp op,
   resultTypes.push_back(
       RankedTensorType::get({shape.batch, shape.headsQ, shape.seqQ}, f32));
   // Read only by a deterministic artifact; always there, so that the call
-  // has one signature.
-  int64_t qTiles = llvm::divideCeil(shape.seqQ, artifact.tileQ);
-  resultTypes.push_back(RankedTensorType::get(
-      {shape.batch, shape.headsQ, qTiles}, rewriter.getI32Type()));
+  // has one signature per target.
+  std::array<int64_t, 3> perTile = sdpa_schema::getQueryTileWorkspaceShape(
+      shape.batch, shape.headsQ,
+      sdpa_schema::getQueryTiles(shape.seqQ, artifact.tileQ));
+  resultTypes.push_back(
+      RankedTensorType::get(perTile, rewriter.getI32Type()));
+  if (op.getSinks())
+    resultTypes.push_back(RankedTensorType::get(perTile, f32));
   DictionaryAttr config =
       backendConfig(rewriter, op, artifact, op.getDeterministic());
   ResultRange results =
-      createCall(rewriter, op, kFfiBackwardTarget, resultTypes, config);
+      createCall(rewriter, op, getFfiTarget(op, /*backward=*/true),
+                 resultTypes, config);
   rewriter.replaceOp(op, results.take_front(op->getNumResults()));
 }

@@ -390,3 +390,9 @@ bool sdpa_schema::checkPtxPath(std::string_view path, std::string &why) {
   }
   return true;
 }
+
+const char *sdpa_schema::getFfiTarget(Direction direction, bool sinks) {
+  if (direction == Direction::Forward)
+    return sinks ? "sdpa_forward_sinks" : "sdpa_forward";
+  return sinks ? "sdpa_backward_sinks" : "sdpa_backward";
+}

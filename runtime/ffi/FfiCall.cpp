@@ -7,6 +7,8 @@
 
 #include "FfiCall.h"
 
+#include "SdpaSchema/Schema.h"
+
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -69,6 +71,19 @@ static std::string bandText(int64_t left, int64_t right, bool bottomRight) {
          (bottomRight ? "bottom_right" : "top_left");
 }
 
+/// "" if the call's value of `key` is the artifact's up to the rounding of
+/// the manifest's decimal text, else the mismatch.
+static std::string compareDecimal(const char *key, float call, float compiled,
+                                  const std::string &path) {
+  if (std::fabs(compiled - call) <=
+      1e-6f * std::fmax(std::fabs(compiled), std::fabs(call)))
+    return "";
+  std::ostringstream os;
+  os << key << ": the call says " << call << ", artifact '" << path
+     << "' was compiled for " << compiled;
+  return os.str();
+}
+
 std::string sdpa::ffi::checkCall(const CachedArtifact &cached,
                                  const CallAttrs &attrs, bool backward,
                                  int32_t &layout) {
@@ -83,10 +98,23 @@ std::string sdpa::ffi::checkCall(const CachedArtifact &cached,
 
   int64_t direction = -1;
   sdpaArtifactQuery(cached.artifact, "direction", &direction);
+  sdpa_schema::Direction called = backward ? sdpa_schema::Direction::Backward
+                                           : sdpa_schema::Direction::Forward;
+  const char *target = sdpa_schema::getFfiTarget(called, attrs.sinks);
   if (direction != (backward ? 1 : 0))
     return "artifact '" + path + "' is a " +
-           (direction == 1 ? "backward" : "forward") + " artifact, the call is " +
-           (backward ? "sdpa_backward" : "sdpa_forward");
+           (direction == 1 ? "backward" : "forward") +
+           " artifact, the call is " + target;
+
+  // The sinks are an operand (and, backward, a result) of the `_sinks`
+  // targets only: a kernel compiled with them needs them, one without would
+  // drop them.
+  int64_t sinks = 0;
+  sdpaArtifactQuery(cached.artifact, "sinks", &sinks);
+  if ((sinks != 0) != attrs.sinks)
+    return "sinks: artifact '" + path + "' was compiled " +
+           (sinks ? "with" : "without") + " sinks, the call is " + target +
+           " (use " + sdpa_schema::getFfiTarget(called, sinks != 0) + ")";
 
   bool found = false;
   for (const std::string &name : cached.kernels)
@@ -105,24 +133,17 @@ std::string sdpa::ffi::checkCall(const CachedArtifact &cached,
            bandText(attrs.left, attrs.right, attrs.bottomRight) +
            ", artifact '" + path + "' was compiled for " +
            bandText(left, right, bottomRight != 0);
-  // The manifest prints the scale in decimal; allow that rounding.
-  if (!(std::fabs(scale - attrs.scale) <=
-        1e-6f * std::fmax(std::fabs(scale), std::fabs(attrs.scale)))) {
-    std::ostringstream os;
-    os << "scale: the call says " << attrs.scale << ", artifact '" << path
-       << "' was compiled for " << scale;
-    return os.str();
-  }
-  // The manifest prints the cap in decimal too; 0 on both sides is none.
+  // The manifest prints the scale and the cap in decimal; 0 on both sides
+  // is no cap.
+  if (std::string problem = compareDecimal("scale", attrs.scale, scale, path);
+      !problem.empty())
+    return problem;
   float softcap = 0;
   sdpaArtifactSoftcap(cached.artifact, &softcap);
-  if (!(std::fabs(softcap - attrs.softcap) <=
-        1e-6f * std::fmax(std::fabs(softcap), std::fabs(attrs.softcap)))) {
-    std::ostringstream os;
-    os << "softcap: the call says " << attrs.softcap << ", artifact '" << path
-       << "' was compiled for " << softcap;
-    return os.str();
-  }
+  if (std::string problem =
+          compareDecimal("softcap", attrs.softcap, softcap, path);
+      !problem.empty())
+    return problem;
   if (attrs.deterministic) {
     int64_t deterministic = 0;
     sdpaArtifactQuery(cached.artifact, "deterministic", &deterministic);

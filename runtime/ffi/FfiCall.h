@@ -20,7 +20,8 @@
 
 namespace sdpa::ffi {
 
-/// The typed backend_config of an `sdpa_forward` / `sdpa_backward` call.
+/// The typed backend_config of an `sdpa_forward` / `sdpa_backward` call (or
+/// of their `_sinks` variants), and which of the targets it is.
 struct CallAttrs {
   std::string_view artifact;
   std::string_view kernel;
@@ -34,6 +35,9 @@ struct CallAttrs {
   float softcap = 0;
   /// Set for the backward only.
   std::optional<bool> deterministic;
+  /// The call is to a `_sinks` target (takes the sinks), checked against
+  /// the artifact's `sinks`.
+  bool sinks = false;
 };
 
 /// A loaded artifact with the kernel names its manifest declares.
@@ -52,9 +56,9 @@ std::string manifestPathFor(std::string_view artifact, const char *dir);
 const CachedArtifact *loadArtifact(const std::string &manifestPath,
                                    std::string &error);
 
-/// Checks the call's attributes against its artifact: direction, kernel
-/// name, band, scale, softcap, deterministic flag, and the layout, whose runtime
-/// code is stored in `layout`. Returns the problem, or "" when none.
+/// Checks the call's attributes against its artifact: direction, sinks
+/// (the target), kernel name, band, scale, softcap, deterministic flag, and
+/// the layout, whose runtime code is stored in `layout`. Returns the problem, or "" when none.
 std::string checkCall(const CachedArtifact &artifact, const CallAttrs &attrs,
                       bool backward, int32_t &layout);
 

@@ -37,6 +37,9 @@ protected:
     std::vector<std::string> capped = forwardLines();
     capped.insert(capped.begin() + 10, "softcap 50");
     write("cap.manifest", join(capped));
+    // Both directions compiled with sinks (gpt-oss).
+    write("fwd_sinks.manifest", join(forwardSinksLines()));
+    write("bwd_sinks.manifest", join(backwardSinksLines()));
   }
   void TearDown() override {
     for (const std::string &f : files)
@@ -161,6 +164,40 @@ TEST_F(Artifacts, TheSoftcapMatchesTheArtifacts) {
   call.softcap = 30.0f;
   EXPECT_EQ(checkCall(cap, call, false, layout),
             "softcap: the call says 30, " + at + " was compiled for 50");
+}
+
+/// The sinks are an operand of the `_sinks` targets only: an artifact
+/// compiled with them refuses the sink-less target (its kernels would read
+/// no sinks), one without them the `_sinks` target (they would be dropped),
+/// each naming the target to use.
+TEST_F(Artifacts, TheTargetMatchesTheArtifactsSinks) {
+  int32_t layout = -1;
+  const CachedArtifact &fwd = load("fwd_sinks");
+  const CachedArtifact &bwd = load("bwd_sinks");
+  CallAttrs forward = forwardCall(), backward = backwardCall();
+  forward.sinks = backward.sinks = true;
+  EXPECT_EQ(checkCall(fwd, forward, false, layout), "");
+  EXPECT_EQ(checkCall(bwd, backward, true, layout), "");
+  EXPECT_EQ(checkCall(fwd, forwardCall(), false, layout),
+            "sinks: artifact '" + fwd.manifestPath +
+                "' was compiled with sinks, the call is sdpa_forward (use "
+                "sdpa_forward_sinks)");
+  EXPECT_EQ(checkCall(bwd, backwardCall(), true, layout),
+            "sinks: artifact '" + bwd.manifestPath +
+                "' was compiled with sinks, the call is sdpa_backward (use "
+                "sdpa_backward_sinks)");
+  EXPECT_EQ(checkCall(load("fwd"), forward, false, layout),
+            "sinks: artifact '" + load("fwd").manifestPath +
+                "' was compiled without sinks, the call is "
+                "sdpa_forward_sinks (use sdpa_forward)");
+  EXPECT_EQ(checkCall(load("bwd"), backward, true, layout),
+            "sinks: artifact '" + load("bwd").manifestPath +
+                "' was compiled without sinks, the call is "
+                "sdpa_backward_sinks (use sdpa_backward)");
+  // The direction is checked first and names the target called.
+  EXPECT_EQ(checkCall(fwd, forward, true, layout),
+            "artifact '" + fwd.manifestPath +
+                "' is a forward artifact, the call is sdpa_backward_sinks");
 }
 
 TEST(FfiTensor, RowMajorStrides) {

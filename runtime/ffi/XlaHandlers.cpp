@@ -1,7 +1,8 @@
-//===- XlaHandlers.cpp - The XLA FFI handlers sdpa_forward, sdpa_backward -===//
+//===- XlaHandlers.cpp - The XLA FFI handlers of the sdpa_* targets -------===//
 //
 // Typed XLA FFI handlers (built against the headers jaxlib ships,
-// jax.ffi.include_dir()) for the calls sdpa-export-ffi-calls writes: decode
+// jax.ffi.include_dir()) for the calls sdpa-export-ffi-calls writes
+// (sdpa_forward, sdpa_backward and their _sinks variants): decode
 // buffers and attributes, check them against the cached artifact, launch
 // through the runtime on XLA's stream. Every problem comes back as an FFI
 // error naming it (docs/Export.md).
@@ -79,16 +80,13 @@ const CachedArtifact *prepare(const CallAttrs &attrs, bool backward,
   return error.empty() ? cached : nullptr;
 }
 
-xffi::Error forward(void *stream, xffi::AnyBuffer q, xffi::AnyBuffer k,
-                    xffi::AnyBuffer v, xffi::Result<xffi::AnyBuffer> o,
-                    xffi::Result<xffi::AnyBuffer> lse,
-                    std::string_view artifact, std::string_view kernel,
-                    std::string_view layout, int64_t left, int64_t right,
-                    bool bottomRight, float scale, float softcap) {
-  const char *target = "sdpa_forward";
-  CallAttrs attrs{artifact, kernel,      layout, left,
-                  right,    bottomRight, scale,  softcap,
-                  std::nullopt};
+/// The forward of `target`; `sinks` is null for the sink-less target.
+xffi::Error runForward(const char *target, void *stream, xffi::AnyBuffer q,
+                       xffi::AnyBuffer k, xffi::AnyBuffer v,
+                       const xffi::AnyBuffer *sinks,
+                       xffi::Result<xffi::AnyBuffer> o,
+                       xffi::Result<xffi::AnyBuffer> lse, CallAttrs attrs) {
+  attrs.sinks = sinks != nullptr;
   SdpaForwardArgs args{};
   std::string error;
   const CachedArtifact *cached = prepare(attrs, false, args.layout, error);
@@ -96,7 +94,8 @@ xffi::Error forward(void *stream, xffi::AnyBuffer q, xffi::AnyBuffer k,
     return fail(target, xffi::ErrorCode::kInvalidArgument, error);
   if (!toTensor("q", q, args.q, error) || !toTensor("k", k, args.k, error) ||
       !toTensor("v", v, args.v, error) || !toTensor("o", *o, args.o, error) ||
-      !toTensor("lse", *lse, args.lse, error))
+      !toTensor("lse", *lse, args.lse, error) ||
+      (sinks && !toTensor("sinks", *sinks, args.sinks, error)))
     return fail(target, xffi::ErrorCode::kInvalidArgument, error);
   SdpaStatus status = sdpaForward(cached->artifact, &args, stream);
   if (status != SDPA_SUCCESS)
@@ -104,22 +103,24 @@ xffi::Error forward(void *stream, xffi::AnyBuffer q, xffi::AnyBuffer k,
   return xffi::Error::Success();
 }
 
-xffi::Error backward(void *stream, xffi::AnyBuffer q, xffi::AnyBuffer k,
-                     xffi::AnyBuffer v, xffi::AnyBuffer o, xffi::AnyBuffer dout,
-                     xffi::AnyBuffer lse, xffi::Result<xffi::AnyBuffer> dq,
-                     xffi::Result<xffi::AnyBuffer> dk,
-                     xffi::Result<xffi::AnyBuffer> dv,
-                     xffi::Result<xffi::AnyBuffer> dqAccum,
-                     xffi::Result<xffi::AnyBuffer> delta,
-                     xffi::Result<xffi::AnyBuffer> relayCounters,
-                     std::string_view artifact, std::string_view kernel,
-                     std::string_view layout, int64_t left, int64_t right,
-                     bool bottomRight, float scale, float softcap,
-                     bool deterministic) {
-  const char *target = "sdpa_backward";
-  CallAttrs attrs{artifact, kernel,      layout, left,
-                  right,    bottomRight, scale,  softcap,
-                  deterministic};
+/// The sinks' buffers of a backward call.
+struct BackwardSinks {
+  xffi::AnyBuffer sinks;
+  xffi::Result<xffi::AnyBuffer> gradSinks, dsinkPartials;
+};
+
+/// The backward of `target`; `sinks` is null for the sink-less target.
+xffi::Error runBackward(const char *target, void *stream, xffi::AnyBuffer q,
+                        xffi::AnyBuffer k, xffi::AnyBuffer v,
+                        xffi::AnyBuffer o, xffi::AnyBuffer dout,
+                        xffi::AnyBuffer lse, xffi::Result<xffi::AnyBuffer> dq,
+                        xffi::Result<xffi::AnyBuffer> dk,
+                        xffi::Result<xffi::AnyBuffer> dv,
+                        xffi::Result<xffi::AnyBuffer> dqAccum,
+                        xffi::Result<xffi::AnyBuffer> delta,
+                        xffi::Result<xffi::AnyBuffer> relayCounters,
+                        const BackwardSinks *sinks, CallAttrs attrs) {
+  attrs.sinks = sinks != nullptr;
   SdpaBackwardArgs args{};
   std::string error;
   const CachedArtifact *cached = prepare(attrs, true, args.layout, error);
@@ -134,12 +135,78 @@ xffi::Error backward(void *stream, xffi::AnyBuffer q, xffi::AnyBuffer k,
       !toTensor("dv", *dv, args.dv, error) ||
       !toTensor("dq_accum", *dqAccum, args.dq_accum, error) ||
       !toTensor("delta", *delta, args.delta, error) ||
-      !toTensor("relay_counters", *relayCounters, args.relay_counters, error))
+      !toTensor("relay_counters", *relayCounters, args.relay_counters,
+                error) ||
+      (sinks &&
+       (!toTensor("sinks", sinks->sinks, args.sinks, error) ||
+        !toTensor("grad_sinks", *sinks->gradSinks, args.grad_sinks, error) ||
+        !toTensor("dsink_partials", *sinks->dsinkPartials,
+                  args.dsink_partials, error))))
     return fail(target, xffi::ErrorCode::kInvalidArgument, error);
   SdpaStatus status = sdpaBackward(cached->artifact, &args, stream);
   if (status != SDPA_SUCCESS)
     return fail(target, codeOf(status), sdpaGetLastError());
   return xffi::Error::Success();
+}
+
+xffi::Error forward(void *stream, xffi::AnyBuffer q, xffi::AnyBuffer k,
+                    xffi::AnyBuffer v, xffi::Result<xffi::AnyBuffer> o,
+                    xffi::Result<xffi::AnyBuffer> lse,
+                    std::string_view artifact, std::string_view kernel,
+                    std::string_view layout, int64_t left, int64_t right,
+                    bool bottomRight, float scale, float softcap) {
+  return runForward("sdpa_forward", stream, q, k, v, nullptr, o, lse,
+                    {artifact, kernel, layout, left, right, bottomRight, scale,
+                     softcap, std::nullopt});
+}
+
+xffi::Error forwardSinks(void *stream, xffi::AnyBuffer q, xffi::AnyBuffer k,
+                         xffi::AnyBuffer v, xffi::AnyBuffer sinks,
+                         xffi::Result<xffi::AnyBuffer> o,
+                         xffi::Result<xffi::AnyBuffer> lse,
+                         std::string_view artifact, std::string_view kernel,
+                         std::string_view layout, int64_t left, int64_t right,
+                         bool bottomRight, float scale, float softcap) {
+  return runForward("sdpa_forward_sinks", stream, q, k, v, &sinks, o, lse,
+                    {artifact, kernel, layout, left, right, bottomRight, scale,
+                     softcap, std::nullopt});
+}
+
+xffi::Error backward(void *stream, xffi::AnyBuffer q, xffi::AnyBuffer k,
+                     xffi::AnyBuffer v, xffi::AnyBuffer o, xffi::AnyBuffer dout,
+                     xffi::AnyBuffer lse, xffi::Result<xffi::AnyBuffer> dq,
+                     xffi::Result<xffi::AnyBuffer> dk,
+                     xffi::Result<xffi::AnyBuffer> dv,
+                     xffi::Result<xffi::AnyBuffer> dqAccum,
+                     xffi::Result<xffi::AnyBuffer> delta,
+                     xffi::Result<xffi::AnyBuffer> relayCounters,
+                     std::string_view artifact, std::string_view kernel,
+                     std::string_view layout, int64_t left, int64_t right,
+                     bool bottomRight, float scale, float softcap,
+                     bool deterministic) {
+  return runBackward("sdpa_backward", stream, q, k, v, o, dout, lse, dq, dk,
+                     dv, dqAccum, delta, relayCounters, nullptr,
+                     {artifact, kernel, layout, left, right, bottomRight,
+                      scale, softcap, deterministic});
+}
+
+xffi::Error backwardSinks(
+    void *stream, xffi::AnyBuffer q, xffi::AnyBuffer k, xffi::AnyBuffer v,
+    xffi::AnyBuffer o, xffi::AnyBuffer dout, xffi::AnyBuffer lse,
+    xffi::AnyBuffer sinks, xffi::Result<xffi::AnyBuffer> dq,
+    xffi::Result<xffi::AnyBuffer> dk, xffi::Result<xffi::AnyBuffer> dv,
+    xffi::Result<xffi::AnyBuffer> gradSinks,
+    xffi::Result<xffi::AnyBuffer> dqAccum, xffi::Result<xffi::AnyBuffer> delta,
+    xffi::Result<xffi::AnyBuffer> relayCounters,
+    xffi::Result<xffi::AnyBuffer> dsinkPartials, std::string_view artifact,
+    std::string_view kernel, std::string_view layout, int64_t left,
+    int64_t right, bool bottomRight, float scale, float softcap,
+    bool deterministic) {
+  BackwardSinks withSinks{sinks, gradSinks, dsinkPartials};
+  return runBackward("sdpa_backward_sinks", stream, q, k, v, o, dout, lse, dq,
+                     dk, dv, dqAccum, delta, relayCounters, &withSinks,
+                     {artifact, kernel, layout, left, right, bottomRight,
+                      scale, softcap, deterministic});
 }
 
 /// The attributes both directions share, in the handlers' parameter order.
@@ -184,4 +251,36 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(
                         .Ret<xffi::AnyBuffer>()
                         .Ret<xffi::AnyBuffer>()
                         .Ret<xffi::AnyBuffer>())
+        .Attr<bool>("deterministic"));
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(
+    SdpaFfiForwardSinks, forwardSinks,
+    bindCommonAttrs(xffi::Ffi::Bind()
+                        .Ctx<xffi::PlatformStream<void *>>()
+                        .Arg<xffi::AnyBuffer>() // q
+                        .Arg<xffi::AnyBuffer>() // k
+                        .Arg<xffi::AnyBuffer>() // v
+                        .Arg<xffi::AnyBuffer>() // sinks
+                        .Ret<xffi::AnyBuffer>() // o
+                        .Ret<xffi::AnyBuffer>())); // lse
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(
+    SdpaFfiBackwardSinks, backwardSinks,
+    bindCommonAttrs(xffi::Ffi::Bind()
+                        .Ctx<xffi::PlatformStream<void *>>()
+                        .Arg<xffi::AnyBuffer>() // q
+                        .Arg<xffi::AnyBuffer>() // k
+                        .Arg<xffi::AnyBuffer>() // v
+                        .Arg<xffi::AnyBuffer>() // o
+                        .Arg<xffi::AnyBuffer>() // do
+                        .Arg<xffi::AnyBuffer>() // lse
+                        .Arg<xffi::AnyBuffer>() // sinks
+                        .Ret<xffi::AnyBuffer>() // dq
+                        .Ret<xffi::AnyBuffer>() // dk
+                        .Ret<xffi::AnyBuffer>() // dv
+                        .Ret<xffi::AnyBuffer>() // grad_sinks
+                        .Ret<xffi::AnyBuffer>() // dq_accum
+                        .Ret<xffi::AnyBuffer>() // delta
+                        .Ret<xffi::AnyBuffer>() // relay_counters
+                        .Ret<xffi::AnyBuffer>()) // dsink_partials
         .Attr<bool>("deterministic"));

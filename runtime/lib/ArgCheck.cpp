@@ -526,7 +526,7 @@ bool Checker::checkCore(const SdpaTensor &q, const SdpaTensor &k,
   // 32-bit index arithmetic: tile-rounded positions plus the band's finite
   // edges must stay representable.
   GridValues &grid = problem.grid;
-  grid.qTiles = ceilDiv(problem.seqQ, manifest.tileQ);
+  grid.qTiles = sdpa_schema::getQueryTiles(problem.seqQ, manifest.tileQ);
   grid.kvTiles = ceilDiv(problem.seqKv, manifest.tileKv);
   grid.headsQ = problem.headsQ;
   grid.headsKv = problem.headsKv;
@@ -617,14 +617,14 @@ SdpaWorkspaceSizes workspaceFor(const Manifest &manifest,
   SdpaWorkspaceSizes sizes;
   sizes.delta_elements = problem.grid.totalRows;
   sizes.dq_accum_elements = problem.grid.totalRows * manifest.headDim;
-  sizes.relay_counter_elements =
-      manifest.deterministic
-          ? problem.batch * problem.headsQ * problem.grid.qTiles
-          : 0;
-  // One partial dsink per (batch or sequence, query head, query tile).
-  sizes.dsink_partial_elements =
-      manifest.sinks ? problem.batch * problem.headsQ * problem.grid.qTiles
-                     : 0;
+  // One relay counter and one partial dsink per (batch entry or sequence,
+  // query head, query tile), the schema's shape the FFI export also uses.
+  int64_t perTile = 1;
+  for (int64_t extent : sdpa_schema::getQueryTileWorkspaceShape(
+           problem.batch, problem.headsQ, problem.grid.qTiles))
+    perTile *= extent;
+  sizes.relay_counter_elements = manifest.deterministic ? perTile : 0;
+  sizes.dsink_partial_elements = manifest.sinks ? perTile : 0;
   return sizes;
 }
 

@@ -17,32 +17,9 @@ using namespace sdpa::runtime::testing;
 
 namespace {
 
-/// forwardLines() with `sinks 1` and the kernel's sinks parameter.
-Manifest forwardWithSinks() {
-  std::vector<std::string> lines = forwardLines();
-  lines.insert(lines.begin() + 11, "sinks 1");
-  lines.push_back("param sinks ptr");
-  return parseOrDie(lines);
-}
+Manifest forwardWithSinks() { return parseOrDie(forwardSinksLines()); }
 
-/// backwardLines() with `sinks 1` and the sinks' parameters of
-/// bwd_preprocess and bwd_dq_convert.
-Manifest backwardWithSinks() {
-  std::vector<std::string> lines;
-  for (const std::string &line : backwardLines()) {
-    lines.push_back(line);
-    if (line == "varlen 0")
-      lines.push_back("sinks 1");
-    if (line == "param dq_accum ptr" && lines.size() < 25) {
-      lines.push_back("param lse ptr");
-      lines.push_back("param sinks ptr");
-      lines.push_back("param dsink_partials ptr");
-    }
-  }
-  lines.push_back("param dsink_partials ptr");
-  lines.push_back("param grad_sinks ptr");
-  return parseOrDie(lines);
-}
+Manifest backwardWithSinks() { return parseOrDie(backwardSinksLines()); }
 
 /// denseArgs() with sinks f32 [Hq = 16].
 SdpaForwardArgs sinksForwardArgs() {

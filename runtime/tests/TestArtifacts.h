@@ -116,6 +116,33 @@ inline std::vector<std::string> backwardLines() {
   };
 }
 
+/// forwardLines() with `sinks 1` and the kernel's sinks parameter.
+inline std::vector<std::string> forwardSinksLines() {
+  std::vector<std::string> lines = forwardLines();
+  lines.insert(lines.begin() + 11, "sinks 1");
+  lines.push_back("param sinks ptr");
+  return lines;
+}
+
+/// backwardLines() with `sinks 1` and the sinks' parameters of
+/// bwd_preprocess and bwd_dq_convert.
+inline std::vector<std::string> backwardSinksLines() {
+  std::vector<std::string> lines;
+  for (const std::string &line : backwardLines()) {
+    lines.push_back(line);
+    if (line == "varlen 0")
+      lines.push_back("sinks 1");
+    if (line == "param dq_accum ptr" && lines.size() < 25) {
+      lines.push_back("param lse ptr");
+      lines.push_back("param sinks ptr");
+      lines.push_back("param dsink_partials ptr");
+    }
+  }
+  lines.push_back("param dsink_partials ptr");
+  lines.push_back("param grad_sinks ptr");
+  return lines;
+}
+
 inline std::string join(const std::vector<std::string> &lines) {
   std::string text;
   for (const std::string &line : lines)

@@ -130,14 +130,36 @@ module attributes {sdpa.artifacts = {sdpa_fwd_0 = "kernel k forward\0Atile_q 64\
 
 // -----
 
-/// The FFI call has no operand for the sinks yet: such a site stays (the
-/// convert passes refuse it before any tag is attached).
-module attributes {sdpa.artifacts = {sdpa_fwd_0 = "kernel k forward\0Atile_q 64\0A"}} {
-  func.func @sinks(%q: tensor<1x2x100x64xf16>, %sink: tensor<2xf32>) -> tensor<1x2x100x64xf16> {
-    // expected-error @+1 {{cannot export to an FFI call: sinks are not exported}}
-    %o, %lse = sdpa.attention %q, %q, %q sinks(%sink : tensor<2xf32>) {mask = #sdpa.band<left = inf, right = 0, align = top_left>, sdpa.kernel = @sdpa_fwd_0::@k}
-        : tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16>, tensor<1x2x100x64xf16> -> tensor<1x2x100x64xf16>, tensor<1x2x100xf32>
-    return %o : tensor<1x2x100x64xf16>
+/// Sinks (gpt-oss: one f32 logit per query head, docs/Semantics.md §7): the
+/// sinks are the last operand of both calls, to the `_sinks` targets; the
+/// backward returns d sinks (f32 [Hq]) after dq, dk, dv, and its last
+/// workspace is dsink_partials, one f32 per (batch, query head, query tile)
+/// as sdpaBackwardWorkspace sizes it: 1x4x(256/32 = 8), like the relay
+/// counters. The backend_config is the sink-less calls'.
+// CHECK-LABEL: func.func @sinks
+// CHECK-SAME: (%[[Q:.*]]: tensor<1x256x4x64xbf16>, %[[K:.*]]: tensor<1x256x1x64xbf16>, %[[DO:.*]]: tensor<1x256x4x64xbf16>, %[[S:.*]]: tensor<4xf32>)
+// CHECK: %[[F:.*]]:2 = stablehlo.custom_call @sdpa_forward_sinks(%[[Q]], %[[K]], %[[K]], %[[S]])
+// CHECK-SAME: backend_config = {artifact = "out/sdpa_fwd_0", bottom_right = false, kernel = "f", layout = "bshd", left = 127 : i64, right = 0 : i64, scale = 1.250000e-01 : f32, softcap = 0.000000e+00 : f32}
+// CHECK-SAME: operand_layouts = [dense<[3, 2, 1, 0]> : tensor<4xindex>, dense<[3, 2, 1, 0]> : tensor<4xindex>, dense<[3, 2, 1, 0]> : tensor<4xindex>, dense<0> : tensor<1xindex>]
+// CHECK-SAME: result_layouts = [dense<[3, 2, 1, 0]> : tensor<4xindex>, dense<[2, 1, 0]> : tensor<3xindex>]
+// CHECK-SAME: : (tensor<1x256x4x64xbf16>, tensor<1x256x1x64xbf16>, tensor<1x256x1x64xbf16>, tensor<4xf32>) -> (tensor<1x256x4x64xbf16>, tensor<1x4x256xf32>)
+// CHECK: %[[B:.*]]:8 = stablehlo.custom_call @sdpa_backward_sinks(%[[Q]], %[[K]], %[[K]], %[[F]]#0, %[[DO]], %[[F]]#1, %[[S]])
+// CHECK-SAME: backend_config = {artifact = "out/sdpa_bwd_0", bottom_right = false, deterministic = true, kernel = "b", layout = "bshd", left = 127 : i64, right = 0 : i64, scale = 1.250000e-01 : f32, softcap = 0.000000e+00 : f32}
+// CHECK-SAME: result_layouts = [dense<[3, 2, 1, 0]> : tensor<4xindex>, dense<[3, 2, 1, 0]> : tensor<4xindex>, dense<[3, 2, 1, 0]> : tensor<4xindex>, dense<0> : tensor<1xindex>, dense<[3, 2, 1, 0]> : tensor<4xindex>, dense<[2, 1, 0]> : tensor<3xindex>, dense<[2, 1, 0]> : tensor<3xindex>, dense<[2, 1, 0]> : tensor<3xindex>]
+// CHECK-SAME: : (tensor<1x256x4x64xbf16>, tensor<1x256x1x64xbf16>, tensor<1x256x1x64xbf16>, tensor<1x256x4x64xbf16>, tensor<1x256x4x64xbf16>, tensor<1x4x256xf32>, tensor<4xf32>)
+// CHECK-SAME: -> (tensor<1x256x4x64xbf16>, tensor<1x256x1x64xbf16>, tensor<1x256x1x64xbf16>, tensor<4xf32>, tensor<1x4x256x64xf32>, tensor<1x4x256xf32>, tensor<1x4x8xi32>, tensor<1x4x8xf32>)
+// CHECK: return %[[B]]#0, %[[B]]#1, %[[B]]#3
+module attributes {sdpa.artifacts = {
+    sdpa_fwd_0 = "kernel f forward\0Atile_q 64\0Asinks 1\0A",
+    sdpa_bwd_0 = "tile_q 32\0Akernel b bwd_main\0Asinks 1\0A"}} {
+  func.func @sinks(%q: tensor<1x256x4x64xbf16>, %k: tensor<1x256x1x64xbf16>, %do: tensor<1x256x4x64xbf16>, %s: tensor<4xf32>)
+      -> (tensor<1x256x4x64xbf16>, tensor<1x256x1x64xbf16>, tensor<4xf32>) {
+    %o, %lse = sdpa.attention %q, %k, %k sinks(%s : tensor<4xf32>) {layout = #sdpa.layout<bshd>, mask = #sdpa.band<left = 127, right = 0, align = top_left>, sdpa.kernel = @sdpa_fwd_0::@f}
+        : tensor<1x256x4x64xbf16>, tensor<1x256x1x64xbf16>, tensor<1x256x1x64xbf16> -> tensor<1x256x4x64xbf16>, tensor<1x4x256xf32>
+    %dq, %dk, %dv, %ds = sdpa.attention_grad %q, %k, %k, %o, %do, %lse sinks(%s : tensor<4xf32>) {deterministic, layout = #sdpa.layout<bshd>, mask = #sdpa.band<left = 127, right = 0, align = top_left>, sdpa.kernel = @sdpa_bwd_0}
+        : tensor<1x256x4x64xbf16>, tensor<1x256x1x64xbf16>, tensor<1x256x1x64xbf16>, tensor<1x256x4x64xbf16>, tensor<1x256x4x64xbf16>, tensor<1x4x256xf32>
+        -> tensor<1x256x4x64xbf16>, tensor<1x256x1x64xbf16>, tensor<1x256x1x64xbf16>, tensor<4xf32>
+    return %dq, %dk, %ds : tensor<1x256x4x64xbf16>, tensor<1x256x1x64xbf16>, tensor<4xf32>
   }
 }
 

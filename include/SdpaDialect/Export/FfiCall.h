@@ -16,9 +16,10 @@
 
 namespace mlir::sdpa {
 
-/// FFI targets the handler registers (platform CUDA).
-inline constexpr llvm::StringLiteral kFfiForwardTarget = "sdpa_forward";
-inline constexpr llvm::StringLiteral kFfiBackwardTarget = "sdpa_backward";
+/// The FFI target (platform CUDA) the call of `op` names, the schema's
+/// (sdpa_schema::getFfiTarget): `sdpa_forward` / `sdpa_backward`, or their
+/// `_sinks` variants, which also take the sinks, when `op` has them.
+StringRef getFfiTarget(AttentionOpInterface op, bool backward);
 
 /// XLA's typed FFI (API_VERSION_TYPED_FFI).
 inline constexpr int32_t kFfiApiVersion = 4;
@@ -41,15 +42,18 @@ LogicalResult readFfiArtifact(StringRef manifest, StringRef role,
                               FfiArtifact &artifact, std::string &error);
 
 /// Why `op` cannot be exported, or the empty string when it can (static
-/// shapes, a dense layout, no per-batch lengths, no sinks yet).
+/// shapes, a dense layout, no per-batch lengths).
 std::string whyNotExportable(AttentionOpInterface op);
 
-/// Replaces the forward `op` by a call to kFfiForwardTarget.
+/// Replaces the forward `op` by a call to getFfiTarget(op, false): operands
+/// q, k, v (and sinks), results o, lse.
 void exportForwardSite(RewriterBase &rewriter, AttentionOp op,
                        const FfiArtifact &artifact);
 
-/// Replaces the backward `op` by a call to kFfiBackwardTarget with its
-/// workspaces as extra, unused results.
+/// Replaces the backward `op` by a call to getFfiTarget(op, true): operands
+/// q, k, v, o, do, lse (and sinks), results dq, dk, dv (and grad_sinks), then
+/// the workspaces as extra, unused results: dq_accum, delta, relay_counters
+/// (and dsink_partials).
 void exportBackwardSite(RewriterBase &rewriter, AttentionGradOp op,
                         const FfiArtifact &artifact);
 
