@@ -3,10 +3,11 @@
 
 Evaluates @main of a module in the pretty form the fixtures use
 (test/Import/Inputs/models/) and of the module sdpa-stablehlo-pipeline
-rewrites (attention sites as `sdpa_forward` / `sdpa_backward` FFI calls,
-docs/Export.md): the FFI calls get a float64 reference of
-docs/Semantics.md §1-2 and §7 (band, scale, GQA, LSE, dQ/dK/dV, the
-softcap; the call's backend_config carries softcap = 0 for none), so comparing the
+rewrites (attention sites as `sdpa_forward` / `sdpa_backward` FFI calls and
+their `_sinks` variants, docs/Export.md): the FFI calls get a float64
+reference of docs/Semantics.md §1-2 and §7 (band, scale, GQA, LSE, dQ/dK/dV,
+the softcap, the sinks and d sinks; the call's backend_config carries
+softcap = 0 for none), so comparing the
 two modules on the same inputs says whether the rewrite states the same
 function as the original, without a GPU.
 
@@ -173,32 +174,42 @@ def capped_scores(q, k, cfg):
     return c * t, t
 
 
-def probabilities(q, k, cfg):
+def probabilities(q, k, cfg, sinks=None):
+    """P over the keys and the LSE; with `sinks` ([Hq]) the sink column
+    exp(sink[h]) is in every row's sum and the LSE, not in P (§7)."""
     s, _ = capped_scores(q, k, cfg)
     visible = band_mask(q.shape[2], k.shape[2], cfg["left"], cfg["right"], cfg["bottom_right"])
     s = np.where(visible, s, -np.inf)
     m = s.max(axis=-1, keepdims=True)
+    sink = None
+    if sinks is not None:
+        sink = np.asarray(sinks, np.float64)[None, :, None, None]
+        m = np.maximum(m, sink)
     m = np.where(np.isfinite(m), m, 0.0)
     e = np.exp(s - m)
     total = e.sum(axis=-1, keepdims=True)
+    if sink is not None:
+        total = total + np.exp(sink - m)
     lse = np.where(total > 0, np.log(np.where(total > 0, total, 1)) + m, -np.inf)[..., 0]
     p = np.where(total > 0, e / np.where(total > 0, total, 1), 0.0)
     return p, lse
 
 
-def sdpa_forward(cfg, q, k, v):
+def sdpa_forward(cfg, q, k, v, sinks=None):
     layout = cfg["layout"]
     q, k, v = (to_bhsd(np.asarray(x, np.float64), layout) for x in (q, k, v))
-    p, lse = probabilities(q, expand_kv(k, q.shape[1]), cfg)
+    p, lse = probabilities(q, expand_kv(k, q.shape[1]), cfg, sinks)
     o = np.einsum("bhqk,bhkd->bhqd", p, expand_kv(v, q.shape[1]))
     return [to_bhsd(o, layout), lse]
 
 
-def sdpa_backward(cfg, q, k, v, o, do, lse):
+def sdpa_backward(cfg, q, k, v, o, do, lse, sinks=None):
+    """dQ, dK, dV, and with `sinks` d sinks[h] = -sum over rows of
+    P_sink Delta (the sink column's value is 0, so its dP is 0)."""
     layout = cfg["layout"]
     q, k, v, o, do = (to_bhsd(np.asarray(x, np.float64), layout) for x in (q, k, v, o, do))
     hq, hkv = q.shape[1], k.shape[1]
-    p, _ = probabilities(q, expand_kv(k, hq), cfg)
+    p, lse = probabilities(q, expand_kv(k, hq), cfg, sinks)
     dv = np.einsum("bhqk,bhqd->bhkd", p, do)
     dp = np.einsum("bhqd,bhkd->bhqk", do, expand_kv(v, hq))
     delta = (do * o).sum(axis=-1)
@@ -208,8 +219,13 @@ def sdpa_backward(cfg, q, k, v, o, do, lse):
         ds = ds * (1 - t * t)
     dq = np.einsum("bhqk,bhkd->bhqd", ds, expand_kv(k, hq)) * cfg["scale"]
     dk = np.einsum("bhqk,bhqd->bhkd", ds, q) * cfg["scale"]
-    return [to_bhsd(dq, layout), to_bhsd(reduce_kv(dk, hkv), layout),
-            to_bhsd(reduce_kv(dv, hkv), layout)]
+    grads = [to_bhsd(dq, layout), to_bhsd(reduce_kv(dk, hkv), layout),
+             to_bhsd(reduce_kv(dv, hkv), layout)]
+    if sinks is not None:
+        sink = np.asarray(sinks, np.float64)[None, :, None]
+        p_sink = np.where(np.isfinite(lse), np.exp(sink - lse), 0.0)
+        grads.append(-(p_sink * delta).sum(axis=(0, 2)))
+    return grads
 
 
 def backend_config(text):
@@ -383,12 +399,13 @@ class Module:
             return self.call(callee, operands)
         if kind == "custom_call":
             target = re.match(r"\s*@([\w$]+)", rest).group(1)
-            if target == "sdpa_forward":
+            if target in ("sdpa_forward", "sdpa_forward_sinks"):
                 results = sdpa_forward(backend_config(rest), *operands)
-            elif target == "sdpa_backward":
+            elif target in ("sdpa_backward", "sdpa_backward_sinks"):
                 results = sdpa_backward(backend_config(rest), *operands)
-                # dQ_accum, Delta, relay_counters: workspaces nothing reads.
-                results += [np.zeros(s) for s, _ in out_types[3:]]
+                # dQ_accum, Delta, relay_counters (, dsink_partials):
+                # workspaces nothing reads.
+                results += [np.zeros(s) for s, _ in out_types[len(results):]]
             else:
                 raise EvalError(f"custom_call @{target} is not evaluated")
             return [self.finish(r, t) for r, (_, t) in zip(results, out_types)]

@@ -35,12 +35,5 @@
 // KEPT-NOT: sdpa.attention
 // KEPT: stablehlo.exponential
 
-/// Through sdpa-stablehlo-pipeline the FFI call has no sinks operand yet:
-/// declined with the export's reason, the module compiles, nothing written.
-// RUN: rm -rf %t
-// RUN: %sdpa_opt '-sdpa-stablehlo-pipeline=lowering=artifact-dir=%t' %S/Inputs/models/gptoss_sinks_xla_vg.mlir 2>&1 | FileCheck %s --check-prefix=PIPELINE
-// RUN: not ls %t
-// PIPELINE: remark: decomposed attention not imported: the FFI export cannot call it: sinks are not exported
-// PIPELINE-LABEL: func.func public @main
-// PIPELINE-NOT: @sdpa_forward
-// PIPELINE: stablehlo.exponential
+/// Through sdpa-stablehlo-pipeline the forward site becomes an
+/// sdpa_forward_sinks call: test/Pipelines/sdpa-stablehlo-pipeline-sinks.test.
