@@ -6,7 +6,10 @@ For each fixture model (test/Import/Inputs/models/<name>.mlir, a
 `bench/make_artifacts.py` compiled with sdpa-stablehlo-pipeline into
 <artifacts>/<name>/ (kernels sdpa_fwd_N / sdpa_bwd_N and module.mlir, the
 rewritten module whose attention sites call `sdpa_forward` /
-`sdpa_backward`, docs/Export.md):
+`sdpa_backward`, or their `_sinks` variants for gpt-oss's sinks,
+docs/Export.md; a site whose backward was not imported keeps its backward
+as StableHLO, e.g. Gemma 2's d 256 and, until the backward import takes
+sinks, gptoss_sinks_xla_vg):
 
   * compiles the ORIGINAL text and the REWRITTEN one through JAX's client
     (jax._src.compiler.backend_compile_and_load on the CUDA backend), with
@@ -25,7 +28,8 @@ rewritten module whose attention sites call `sdpa_forward` /
     scale; the report lists every gradient;
   * negative controls: the rewritten module with one call's band changed
     must be refused by the handler with an error naming the band, and with
-    a capped call's softcap halved (Gemma 2) naming the softcap;
+    a capped call's softcap halved (Gemma 2) naming the softcap, and a sinks
+    call made a sink-less sdpa_forward call (gpt-oss) naming the sinks;
   * times a training step both ways (median of --repeats after warm-up).
 
 Writes jax-models.md to --out; exits 1 on any failure.
@@ -142,6 +146,22 @@ def rel(x, ref, floor=0.0):
     diff = float(np.max(np.abs(x - ref))) if ref.size else 0.0
     scale = max(float(np.max(np.abs(ref))) if ref.size else 0.0, floor)
     return diff / scale if scale > 0 else diff
+
+
+def drop_sinks(text):
+    """`text` with its first sdpa_forward_sinks call made a sink-less
+    sdpa_forward call (its last operand, operand layout and operand type
+    dropped), or None without one: the handler must refuse it (the artifact
+    was compiled with sinks)."""
+    m = re.search(r"^.*custom_call @sdpa_forward_sinks\(.*$", text, re.M)
+    if not m:
+        return None
+    line = m.group(0)
+    new = re.sub(r"@sdpa_forward_sinks\((.*?), %[\w#]+\)", r"@sdpa_forward(\1)", line, count=1)
+    new = re.sub(r"(operand_layouts = \[.*?), dense<0> : tensor<1xindex>\]", r"\1]", new,
+                 count=1)
+    new = re.sub(r": \(([^()]*), tensor<[0-9]+xf32>\) ->", r": (\1) ->", new, count=1)
+    return text[:m.start()] + new + text[m.end():]
 
 
 def poison_pool(runner, nbytes):
@@ -271,6 +291,18 @@ def check_model(name, args, runner, cpu, rng, lines, details):
         except Exception as e:
             refused = "softcap:" in str(e)
             control += ", refused (softcap)" if refused else f", FAIL ({str(e)[:80]})"
+            failures += not refused
+
+    # A sinks call (gpt-oss) through the sink-less target must be refused.
+    sinkless = drop_sinks(rewritten)
+    if sinkless is not None:
+        try:
+            runner.run(runner.compile(sinkless), dev)
+            control += ", FAIL (sink-less call ran)"
+            failures += 1
+        except Exception as e:
+            refused = "sinks:" in str(e)
+            control += ", refused (sinks)" if refused else f", FAIL ({str(e)[:80]})"
             failures += not refused
 
     t_theirs = median_ms(runner, theirs_exe, dev, args.repeats)

@@ -230,11 +230,12 @@ def _tiles(direction, head_dim):
 
 
 def select(direction, dtype, head_dim, left=None, right=None, align="top_left", varlen=False,
-           deterministic=False, scale=None, softcap=None):
+           deterministic=False, scale=None, softcap=None, sinks=False):
     """The configuration for an attention call: checks every argument
     (ConfigError naming it) and picks the tiles. `scale` None is
     1/sqrt(head_dim); it and `softcap` (None or inf: no cap) are rounded to
-    float32 so that equal kernels get one key."""
+    float32 so that equal kernels get one key. `sinks` compiles the kernels
+    with one f32 sink logit per query head (docs/Semantics.md §7)."""
     if direction not in DIRECTIONS:
         raise ConfigError(f"direction: expected 'forward' or 'backward', got {direction!r}")
     if dtype not in DTYPES:
@@ -253,4 +254,5 @@ def select(direction, dtype, head_dim, left=None, right=None, align="top_left", 
     softcap = check_softcap(softcap)
     tile_q, tile_kv = _tiles(direction, head_dim)
     return KernelConfig(direction, dtype, head_dim, left, right, align, bool(varlen),
-                        bool(deterministic), float32(float(scale)), tile_q, tile_kv, softcap)
+                        bool(deterministic), float32(float(scale)), tile_q, tile_kv, softcap,
+                        bool(sinks))

@@ -4,9 +4,12 @@
     sj.register()                      # the runtime's FFI handler, libsdpa_ffi.so
     o = sj.attention(q, k, v, causal=True, window=(127, 0))   # q [B, S, Hq, D]
     jax.grad(lambda q: sj.attention(q, k, v, causal=True).sum())(q)
+    o = sj.attention(q, k, v, causal=True, window=(127, 0), sinks=s)  # s f32 [Hq]
 
 The forward is an `sdpa_forward` call, the backward an `sdpa_backward` call
-(the call convention of docs/Export.md, run by the handler in runtime/ffi):
+(with sinks `sdpa_forward_sinks` and `sdpa_backward_sinks`, which also take
+the sinks and return their f32 gradient; the call convention of
+docs/Export.md, run by the handler in runtime/ffi):
 the kernels are the cache's (sdpa.kernels), looked up (or compiled) when
 the function is traced, and named to the handler by artifact path; the
 handler checks band, scale, softcap and layout against the manifest. Dense
@@ -31,7 +34,9 @@ __all__ = ["attention", "register", "find_ffi_library", "FFI_LIBRARY", "TARGETS"
 
 FFI_LIBRARY = "libsdpa_ffi.so"
 #: FFI target -> the handler library's symbol (runtime/ffi/XlaHandlers.cpp).
-TARGETS = {"sdpa_forward": "SdpaFfiForward", "sdpa_backward": "SdpaFfiBackward"}
+TARGETS = {"sdpa_forward": "SdpaFfiForward", "sdpa_backward": "SdpaFfiBackward",
+           "sdpa_forward_sinks": "SdpaFfiForwardSinks",
+           "sdpa_backward_sinks": "SdpaFfiBackwardSinks"}
 _registered = None
 _DTYPES = {jnp.dtype(jnp.float16): "f16", jnp.dtype(jnp.bfloat16): "bf16"}
 
@@ -56,7 +61,7 @@ def find_ffi_library():
 
 
 def register(library=None):
-    """Registers the handler's two targets for CUDA, once; returns its path."""
+    """Registers the handler's targets (TARGETS) for CUDA, once; returns its path."""
     global _registered
     path = library or find_ffi_library()
     if _registered is not None:
@@ -88,6 +93,7 @@ class _Spec:
     bwd_artifact: str
     bwd_kernel: str
     bwd_tile_q: int
+    sinks: bool  # the `_sinks` targets, whose kernels take the sinks
 
 
 _cache = None
@@ -113,44 +119,61 @@ def _batch_heads_seq(x, layout):
     return x.shape[0], x.shape[2], x.shape[1]
 
 
-def _forward_call(q, k, v, spec):
+def _target(direction, spec):
+    return f"sdpa_{direction}_sinks" if spec.sinks else f"sdpa_{direction}"
+
+
+def _forward_call(q, k, v, sinks, spec):
+    """(o, lse); the sinks are the last operand of the `_sinks` target."""
     b, h, s = _batch_heads_seq(q, spec.layout)
     out = (jax.ShapeDtypeStruct(q.shape, q.dtype), jax.ShapeDtypeStruct((b, h, s), jnp.float32))
-    return jax.ffi.ffi_call("sdpa_forward", out)(
-        q, k, v, artifact=spec.fwd_artifact, kernel=spec.fwd_kernel, layout=spec.layout,
+    operands = (q, k, v) + ((sinks,) if spec.sinks else ())
+    return jax.ffi.ffi_call(_target("forward", spec), out)(
+        *operands, artifact=spec.fwd_artifact, kernel=spec.fwd_kernel, layout=spec.layout,
         left=np.int64(spec.left), right=np.int64(spec.right), bottom_right=spec.bottom_right,
         scale=np.float32(spec.scale), softcap=np.float32(spec.softcap))
 
 
-def _backward_call(q, k, v, o, lse, do, spec):
+def _backward_call(q, k, v, o, lse, do, sinks, spec):
+    """(dq, dk, dv, d sinks or None). Results as docs/Export.md: the
+    gradients (d sinks f32 [Hq] after dv with sinks), then the workspaces
+    (dsink_partials last with sinks), which nothing reads."""
     b, h, s = _batch_heads_seq(q, spec.layout)
     d = q.shape[-1]
-    out = (jax.ShapeDtypeStruct(q.shape, q.dtype), jax.ShapeDtypeStruct(k.shape, k.dtype),
-           jax.ShapeDtypeStruct(v.shape, v.dtype),
-           jax.ShapeDtypeStruct((b, h, s, d), jnp.float32),          # dQ accumulator
-           jax.ShapeDtypeStruct((b, h, s), jnp.float32),             # Delta
-           jax.ShapeDtypeStruct((b, h, -(-s // spec.bwd_tile_q)), jnp.int32))  # relay
-    dq, dk, dv, _, _, _ = jax.ffi.ffi_call("sdpa_backward", out)(
-        q, k, v, o, do, lse, artifact=spec.bwd_artifact, kernel=spec.bwd_kernel,
+    per_tile = (b, h, -(-s // spec.bwd_tile_q))  # one entry per (batch, head, query tile)
+    grads = [jax.ShapeDtypeStruct(q.shape, q.dtype), jax.ShapeDtypeStruct(k.shape, k.dtype),
+             jax.ShapeDtypeStruct(v.shape, v.dtype)]
+    workspaces = [jax.ShapeDtypeStruct((b, h, s, d), jnp.float32),   # dQ accumulator
+                  jax.ShapeDtypeStruct((b, h, s), jnp.float32),      # Delta
+                  jax.ShapeDtypeStruct(per_tile, jnp.int32)]         # relay counters
+    operands = (q, k, v, o, do, lse)
+    if spec.sinks:
+        grads.append(jax.ShapeDtypeStruct((h,), jnp.float32))        # d sinks
+        workspaces.append(jax.ShapeDtypeStruct(per_tile, jnp.float32))  # dsink partials
+        operands += (sinks,)
+    results = jax.ffi.ffi_call(_target("backward", spec), tuple(grads + workspaces))(
+        *operands, artifact=spec.bwd_artifact, kernel=spec.bwd_kernel,
         layout=spec.layout, left=np.int64(spec.left), right=np.int64(spec.right),
         bottom_right=spec.bottom_right, scale=np.float32(spec.scale),
         softcap=np.float32(spec.softcap), deterministic=spec.deterministic)
-    return dq, dk, dv
+    dq, dk, dv = results[:3]
+    return dq, dk, dv, (results[3] if spec.sinks else None)
 
 
-@partial(jax.custom_vjp, nondiff_argnums=(3,))
-def _attention(q, k, v, spec):
-    return _forward_call(q, k, v, spec)[0]
+# `sinks` is None without sinks (an empty pytree, whose cotangent is None).
+@partial(jax.custom_vjp, nondiff_argnums=(4,))
+def _attention(q, k, v, sinks, spec):
+    return _forward_call(q, k, v, sinks, spec)[0]
 
 
-def _attention_fwd(q, k, v, spec):
-    o, lse = _forward_call(q, k, v, spec)
-    return o, (q, k, v, o, lse)
+def _attention_fwd(q, k, v, sinks, spec):
+    o, lse = _forward_call(q, k, v, sinks, spec)
+    return o, (q, k, v, sinks, o, lse)
 
 
 def _attention_bwd(spec, residuals, do):
-    q, k, v, o, lse = residuals
-    return _backward_call(q, k, v, o, lse, do.astype(q.dtype), spec)
+    q, k, v, sinks, o, lse = residuals
+    return _backward_call(q, k, v, o, lse, do.astype(q.dtype), sinks, spec)
 
 
 _attention.defvjp(_attention_fwd, _attention_bwd)
@@ -163,14 +186,14 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
     layout "bshd" (default; q [B, Sq, Hq, D] as jax.nn.dot_product_attention)
     or "bhsd". window=(left, right), causal, align, scale, softcap (c * tanh(s / c)
     before the mask; None or inf: none), deterministic as
-    sdpa.torch_ops.attention. Call register() first.
+    sdpa.torch_ops.attention. sinks: None, or a float32 [Hq] array of one
+    sink logit per query head (gpt-oss, docs/Semantics.md §7), differentiable.
+    Call register() first.
     """
     left, right, align = resolve_band(causal, window, align)
     if layout not in ("bshd", "bhsd"):
         raise ValueError(f"layout: the JAX function takes 'bshd' or 'bhsd', got {layout!r} "
                          "(packed sequences are not exported, docs/Export.md)")
-    if sinks is not None:
-        raise NotImplementedError("sinks: the kernels have no attention sinks yet")
     softcap = check_softcap(softcap)
     for name, x in (("q", q), ("k", k), ("v", v)):
         if x.ndim != 4:
@@ -182,18 +205,27 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
     if k.shape != v.shape:
         raise ValueError(f"v: shape {list(v.shape)} differs from k's {list(k.shape)}")
     d = q.shape[-1]
+    if sinks is not None:
+        heads = _batch_heads_seq(q, layout)[1]
+        if getattr(sinks, "ndim", None) != 1 or sinks.shape[0] != heads:
+            raise ValueError(f"sinks: expected shape [{heads}] (one per query head), got "
+                             f"{list(getattr(sinks, 'shape', ()))}")
+        if jnp.dtype(sinks.dtype) != jnp.dtype(jnp.float32):
+            raise ValueError(f"sinks: expected float32, got {sinks.dtype}")
+    with_sinks = sinks is not None
     if _batch_heads_seq(q, layout)[2] == _batch_heads_seq(k, layout)[2]:
         align = "top_left"  # Sq = Skv: both alignments are one band, one kernel
     if scale is None:
         scale = 1.0 / math.sqrt(d)
     dtype = _DTYPES[jnp.dtype(q.dtype)]
-    fwd = select("forward", dtype, d, left, right, align, scale=scale, softcap=softcap)
+    fwd = select("forward", dtype, d, left, right, align, scale=scale, softcap=softcap,
+                 sinks=with_sinks)
     bwd = select("backward", dtype, d, left, right, align, deterministic=deterministic,
-                 scale=scale, softcap=softcap)
+                 scale=scale, softcap=softcap, sinks=with_sinks)
     fwd_stem, fwd_kernel, _ = _artifact(fwd, "forward")
     bwd_stem, bwd_kernel, bwd_header = _artifact(bwd, "bwd_main")
     spec = _Spec(layout, -1 if left is None else left, -1 if right is None else right,
                  align == "bottom_right", fwd.scale, fwd.softcap or 0.0, bool(deterministic),
                  fwd_stem, fwd_kernel,
-                 bwd_stem, bwd_kernel, int(bwd_header["tile_q"]))
-    return _attention(q, k, v, spec)
+                 bwd_stem, bwd_kernel, int(bwd_header["tile_q"]), with_sinks)
+    return _attention(q, k, v, sinks, spec)

@@ -58,7 +58,8 @@ def _common():
     packed (THD) bf16 causal and window 128 at both head dims; and Gemma 2's
     logit softcap 50 (bf16, causal and its 4096-key window): both ways at
     d 64 and 128, the forward at its own d 256 (the backward where the
-    schema's table has d 256)."""
+    schema's table has d 256); and gpt-oss's sinks (both dtypes, d 64, its
+    128-key window and dense causal)."""
     configs = []
     bands = ((None, None), (None, 0), (127, 0), (4095, 0))
     for dtype in ("bf16", "f16"):
@@ -71,16 +72,21 @@ def _common():
     for head_dim in (64, 128, 256):
         for left, right in ((None, 0), (4095, 0)):
             configs += _directions("bf16", head_dim, left, right, False, softcap=50.0)
+    for dtype in ("bf16", "f16"):
+        for left, right in ((127, 0), (None, 0)):
+            configs += _directions(dtype, 64, left, right, False, sinks=True)
     return tuple(configs)
 
 
-def _directions(dtype, head_dim, left, right, varlen, softcap=None):
+def _directions(dtype, head_dim, left, right, varlen, softcap=None, sinks=False):
     """The forward and both backwards of one attention (the backwards where
     the schema has the head dim)."""
-    configs = [select("forward", dtype, head_dim, left, right, varlen=varlen, softcap=softcap)]
+    configs = [select("forward", dtype, head_dim, left, right, varlen=varlen, softcap=softcap,
+                      sinks=sinks)]
     if head_dim in HEAD_DIMS["backward"]:
         configs += [select("backward", dtype, head_dim, left, right, varlen=varlen,
-                           deterministic=det, softcap=softcap) for det in (False, True)]
+                           deterministic=det, softcap=softcap, sinks=sinks)
+                    for det in (False, True)]
     return configs
 
 
@@ -135,7 +141,7 @@ def _expected_header(cfg):
     edge = lambda e: "inf" if e is None else str(e)  # noqa: E731
     want = {"direction": cfg.direction, "dtype": cfg.dtype, "head_dim": str(cfg.head_dim),
             "band": f"{edge(cfg.left)} {edge(cfg.right)} {cfg.align}",
-            "varlen": "1" if cfg.varlen else "0"}
+            "varlen": "1" if cfg.varlen else "0", "sinks": "1" if cfg.sinks else "0"}
     if cfg.direction == "backward":
         want["deterministic"] = "1" if cfg.deterministic else "0"
     if cfg.tile_q:
@@ -149,7 +155,7 @@ def check_manifest(path, cfg):
     """Raises StaleKernelError unless the manifest at `path` is `cfg`'s."""
     header, kernels = read_manifest(path)
     for key, value in _expected_header(cfg).items():
-        if header.get(key, "0" if key == "deterministic" else None) != value:
+        if header.get(key, "0" if key in ("deterministic", "sinks") else None) != value:
             raise StaleKernelError(f"{path}: {key} is {header.get(key)!r}, but its key "
                                    f"{cfg.key} says {value!r} (a stale or misplaced "
                                    "artifact: delete it to rebuild)")

@@ -61,14 +61,19 @@ class SelectTest(unittest.TestCase):
 
     def test_common_set(self):
         # 16 attentions of three directions, 4 packed ones; Gemma 2's cap 50 at
-        # two bands: three directions at d 64 and 128, at d 256 as the schema has.
+        # two bands: three directions at d 64 and 128, at d 256 as the schema has;
+        # gpt-oss's sinks: two dtypes, two bands, three directions.
         at256 = 3 if 256 in BACKWARD_HEAD_DIMS else 1
-        count = 16 * 3 + 4 * 3 + 2 * (3 + 3 + at256)
+        count = 16 * 3 + 4 * 3 + 2 * (3 + 3 + at256) + 2 * 2 * 3
         self.assertEqual(len(COMMON), count)
         self.assertEqual(len({c.key for c in COMMON}), count)
         self.assertEqual(sum(c.varlen for c in COMMON), 12)
         self.assertEqual(sum(c.softcap == 50.0 for c in COMMON), 2 * (3 + 3 + at256))
         self.assertIn("bwd-bf16-d64-l4095-r0-tl-dense-nd-s0.125", [c.key for c in COMMON])
+        self.assertEqual(sum(c.sinks for c in COMMON), 2 * 2 * 3)
+        self.assertIn(select("backward", "bf16", 64, 127, 0, deterministic=True, sinks=True),
+                      COMMON)
+        self.assertTrue(select("forward", "f16", 64, None, 0, sinks=True).key.endswith("-sinks"))
 
     def test_softcap_is_in_the_key(self):
         # Gemma 2's cap: its own kernel, rounded to float32 like the scale; no

@@ -132,6 +132,30 @@ class CacheTest(unittest.TestCase):
         with self.assertRaisesRegex(kernels.StaleKernelError, "softcap is 'none', but its key"):
             cache.manifest(select("forward", "bf16", 64, 127, 0, softcap=50.0))
 
+    def test_sinks_kernels(self):
+        # gpt-oss's sinks (the JAX function's `sinks=`): compiled with `sinks 1`;
+        # the sink-less kernel under a sinks key is stale (it would drop the
+        # sink column), and the reverse.
+        cache = kernels.KernelCache(sdpa_opt=SDPA_OPT)
+        sinks = select("forward", "bf16", 64, 127, 0, sinks=True)
+        path = cache.manifest(sinks)
+        header, _ = kernels.read_manifest(path)
+        self.assertEqual(header["sinks"], "1")
+        plain = cache.manifest(FWD)
+        with open(plain) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text)
+        with self.assertRaises(kernels.StaleKernelError) as cm:
+            cache.manifest(sinks)
+        self.assertEqual(str(cm.exception),
+                         f"{path}: sinks is None, but its key {sinks.key} says '1' (a stale or "
+                         "misplaced artifact: delete it to rebuild)")
+        with open(plain, "w") as f:
+            f.write(text.replace("varlen 0\n", "varlen 0\nsinks 1\n"))
+        with self.assertRaisesRegex(kernels.StaleKernelError, "sinks is '1', but its key"):
+            cache.manifest(FWD)
+
     def test_missing_configuration_says_which_and_the_command_builds_it(self):
         cache = kernels.KernelCache(sdpa_opt=None)
         with self.assertRaises(kernels.MissingKernelError) as cm:

@@ -4,7 +4,8 @@
     sdpa_jax.register()          # $SDPA_FFI_LIB or <build>/lib/libsdpa_ffi.so
 
 After this, StableHLO that `sdpa-stablehlo-pipeline` wrote (attention sites
-as `stablehlo.custom_call @sdpa_forward` / `@sdpa_backward`, api_version 4)
+as `stablehlo.custom_call @sdpa_forward` / `@sdpa_backward`, or their
+`_sinks` variants for attention with sinks, api_version 4)
 compiles and runs under JAX on CUDA. The calls name their artifacts by path
 stem; set SDPA_ARTIFACT_DIR to look them up in another directory.
 
@@ -28,7 +29,8 @@ def default_library():
 
 
 def register(library=None):
-    """Loads the handler library once and registers both targets for CUDA.
+    """Loads the handler library once and registers its targets
+    (sdpa.jax_ops.TARGETS) for CUDA.
     Returns the library path."""
     from sdpa import jax_ops
     return jax_ops.register(library or default_library())
