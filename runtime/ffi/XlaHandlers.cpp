@@ -119,7 +119,7 @@ xffi::Error runBackward(const char *target, void *stream, xffi::AnyBuffer q,
                         xffi::Result<xffi::AnyBuffer> dqAccum,
                         xffi::Result<xffi::AnyBuffer> delta,
                         xffi::Result<xffi::AnyBuffer> relayCounters,
-                        const BackwardSinks *sinks, CallAttrs attrs) {
+                        BackwardSinks *sinks, CallAttrs attrs) {
   attrs.sinks = sinks != nullptr;
   SdpaBackwardArgs args{};
   std::string error;
