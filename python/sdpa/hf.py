@@ -18,8 +18,10 @@ no padding in `attention_mask`, and every query sees itself and, unless
 the window is 1, the key before it (a packed sequence given by
 position_ids breaks the second at each boundary). Otherwise the mask
 function returns a mask and the attention function refuses it with a
-message. Gemma 2's `softcap` goes to the op. Refused: dropout > 0, and
-sinks (`s_aux`, gpt-oss) until the kernels support them.
+message. Gemma 2's `softcap` goes to the op, and so do gpt-oss's sinks
+(`s_aux`, the layer's `sinks` parameter: one logit per query head, whose
+gradient the op returns), on its sliding and full layers alike (each layer
+passes its own `sliding_window`, None on the full ones). Refused: dropout > 0.
 """
 
 import torch

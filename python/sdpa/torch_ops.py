@@ -3,11 +3,14 @@
     from sdpa.torch_ops import attention
     o = attention(q, k, v, causal=True, window=(127, 0))          # q [B, Hq, S, D]
     o = torch.compile(model, fullgraph=True)(...)                  # traced, no graph break
+    o = attention(q, k, v, causal=True, window=(127, 0), sinks=s)  # gpt-oss: s [Hq]
 
 Two custom ops, `sdpa_dialect::attention_forward` (O and LSE) and
-`sdpa_dialect::attention_backward` (dQ, dK, dV), each with a fake (meta)
-implementation, and the forward's autograd formula calling the backward
-(docs/Frontends.md). The real implementations pick the kernels by
+`sdpa_dialect::attention_backward` (dQ, dK, dV, d sinks), each with a fake
+(meta) implementation, and the forward's autograd formula calling the
+backward (docs/Frontends.md). Both take an optional float32 sinks operand
+(one code path: without sinks it is None and the backward's d sinks is an
+empty tensor); with it the kernels are the configuration's sinks variant. The real implementations pick the kernels by
 configuration from the kernel cache (sdpa.kernels: compiled once per
 configuration, then every shape) and launch them through the runtime on
 the current CUDA stream of the inputs' device.
@@ -59,6 +62,21 @@ def _dims(t, layout):
     return None, t.shape[1], t.shape[0], t.shape[2]
 
 
+def _check_sinks(sinks, q, hq):
+    """gpt-oss's sinks: one logit per query head (docs/Semantics.md §7), any
+    float dtype (the kernels take them as float32), on q's device (checked
+    before the CUDA check, so that it runs on the CPU too)."""
+    if not isinstance(sinks, torch.Tensor):
+        raise TypeError(f"sinks: expected a torch.Tensor, got {type(sinks).__name__}")
+    if not sinks.is_floating_point():
+        raise ValueError(f"sinks: expected a floating-point tensor, got {sinks.dtype}")
+    if sinks.dim() != 1 or sinks.shape[0] != hq:
+        raise ValueError(f"sinks: expected shape [{hq}] (one logit per query head), got "
+                         f"{list(sinks.shape)}")
+    if sinks.device != q.device:
+        raise ValueError(f"sinks: expected q's device {q.device}, got {sinks.device}")
+
+
 def _check_args(q, k, v, layout, cu_seqlens_q, cu_seqlens_kv, max_seqlen_q, max_seqlen_kv,
                 sinks, softcap, scale, deterministic):
     if layout not in LAYOUTS:
@@ -105,8 +123,7 @@ def _check_args(q, k, v, layout, cu_seqlens_q, cu_seqlens_kv, max_seqlen_q, max_
         if m is not None and (not isinstance(m, int) or m < 0):
             raise ValueError(f"{name}: expected a non-negative integer, got {m!r}")
     if sinks is not None:
-        raise NotImplementedError("sinks: the kernels have no attention sinks yet "
-                                  "(docs/Frontends.md)")
+        _check_sinks(sinks, q, hq)
     try:
         check_softcap(softcap)
     except ConfigError as e:
@@ -139,6 +156,10 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
     band by Skv - Sq (per sequence for thd). scale None is 1/sqrt(D).
     softcap=c caps every score as c * tanh(s / c) before the mask (Gemma 2;
     None or inf: no cap), both ways.
+    sinks: a [Hq] tensor of one logit per query head (gpt-oss), any float
+    dtype, on q's device: an extra column of every row's softmax that no
+    value takes (docs/Semantics.md §7); the kernels take it as float32, and
+    its gradient comes back in its own dtype.
     deterministic: the backward adds dQ partials in a fixed order (bitwise
     repeatable). float16/bfloat16, D of the schema's tables (sdpa.config.HEAD_DIMS:
     the backward's when autograd needs it), CUDA tensors on one device;
@@ -151,8 +172,10 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
     if not HAVE_CUSTOM_OP:
         raise RuntimeError(f"sdpa.attention needs torch >= 2.4 (torch.library.custom_op), "
                            f"this is torch {torch.__version__}")
+    if sinks is not None:
+        sinks = sinks.to(torch.float32).contiguous()  # autograd casts d sinks back
     o, _ = torch.ops.sdpa_dialect.attention_forward(
-        q, k, v, cu_seqlens_q, cu_seqlens_kv,
+        q, k, v, cu_seqlens_q, cu_seqlens_kv, sinks,
         -1 if max_seqlen_q is None else max_seqlen_q,
         -1 if max_seqlen_kv is None else max_seqlen_kv,
         -1 if left is None else left, -1 if right is None else right,
@@ -181,7 +204,7 @@ def set_kernel_cache(cache):
 
 
 def _artifact(direction, q, k, left, right, bottom_right, scale, softcap, layout,
-              deterministic):
+              deterministic, sinks):
     """The loaded artifact for a call (loaded once per configuration)."""
     global _cache
     if layout != "thd" and q.shape[-2 if layout == "bhsd" else -3] == \
@@ -191,7 +214,7 @@ def _artifact(direction, q, k, left, right, bottom_right, scale, softcap, layout
                  None if left < 0 else left, None if right < 0 else right,
                  "bottom_right" if bottom_right else "top_left", layout == "thd",
                  deterministic, None if scale <= 0 else scale,
-                 None if softcap <= 0 else softcap)
+                 None if softcap <= 0 else softcap, sinks=sinks is not None)
     art = _artifacts.get(cfg)
     if art is None:
         from .runtime import Artifact
@@ -220,58 +243,73 @@ def _max(m):
     return None if m < 0 else m
 
 
+def _no_sinks_grad(q):
+    """The backward op's d sinks without sinks: empty."""
+    return q.new_empty((0,), dtype=torch.float32)
+
+
 if HAVE_CUSTOM_OP:
     @torch.library.custom_op("sdpa_dialect::attention_forward", mutates_args=())
     def _forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                  cu_seqlens_q: Optional[torch.Tensor], cu_seqlens_kv: Optional[torch.Tensor],
-                 max_seqlen_q: int, max_seqlen_kv: int, left: int, right: int,
+                 sinks: Optional[torch.Tensor], max_seqlen_q: int, max_seqlen_kv: int, left: int, right: int,
                  bottom_right: bool, scale: float, softcap: float, layout: str,
                  deterministic: bool) -> Tuple[torch.Tensor, torch.Tensor]:
         art = _artifact("forward", q, k, left, right, bottom_right, scale, softcap, layout,
-                        False)
+                        False, sinks)
         return art.forward(_usable(q), _usable(k), _usable(v), layout=layout,
                            cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv,
-                           max_seqlen_q=_max(max_seqlen_q), max_seqlen_kv=_max(max_seqlen_kv))
+                           max_seqlen_q=_max(max_seqlen_q), max_seqlen_kv=_max(max_seqlen_kv),
+                           sinks=sinks)
 
     @_forward.register_fake
-    def _forward_fake(q, k, v, cu_seqlens_q, cu_seqlens_kv, max_seqlen_q, max_seqlen_kv, left,
+    def _forward_fake(q, k, v, cu_seqlens_q, cu_seqlens_kv, sinks, max_seqlen_q, max_seqlen_kv, left,
                       right, bottom_right, scale, softcap, layout, deterministic):
         return q.new_empty(q.shape), q.new_empty(_lse_shape(q, layout), dtype=torch.float32)
 
     @torch.library.custom_op("sdpa_dialect::attention_backward", mutates_args=())
     def _backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor,
                   lse: torch.Tensor, do: torch.Tensor, cu_seqlens_q: Optional[torch.Tensor],
-                  cu_seqlens_kv: Optional[torch.Tensor], max_seqlen_q: int, max_seqlen_kv: int,
-                  left: int, right: int, bottom_right: bool, scale: float, softcap: float,
-                  layout: str,
-                  deterministic: bool) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+                  cu_seqlens_kv: Optional[torch.Tensor], sinks: Optional[torch.Tensor],
+                  max_seqlen_q: int, max_seqlen_kv: int, left: int, right: int,
+                  bottom_right: bool, scale: float, softcap: float, layout: str,
+                  deterministic: bool
+                  ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """dQ, dK, dV and d sinks (f32 [Hq]; without sinks an empty f32 tensor:
+        a custom op returns no None)."""
         art = _artifact("backward", q, k, left, right, bottom_right, scale, softcap, layout,
-                        deterministic)
-        return art.backward(_usable(q), _usable(k), _usable(v), o, lse, _usable(do),
-                            layout=layout, cu_seqlens_q=cu_seqlens_q,
-                            cu_seqlens_kv=cu_seqlens_kv, max_seqlen_q=_max(max_seqlen_q),
-                            max_seqlen_kv=_max(max_seqlen_kv))
+                        deterministic, sinks)
+        grads = art.backward(_usable(q), _usable(k), _usable(v), o, lse, _usable(do),
+                             layout=layout, cu_seqlens_q=cu_seqlens_q,
+                             cu_seqlens_kv=cu_seqlens_kv, max_seqlen_q=_max(max_seqlen_q),
+                             max_seqlen_kv=_max(max_seqlen_kv), sinks=sinks)
+        return tuple(grads) if sinks is not None else tuple(grads) + (_no_sinks_grad(q),)
 
     @_backward.register_fake
-    def _backward_fake(q, k, v, o, lse, do, cu_seqlens_q, cu_seqlens_kv, max_seqlen_q,
+    def _backward_fake(q, k, v, o, lse, do, cu_seqlens_q, cu_seqlens_kv, sinks, max_seqlen_q,
                        max_seqlen_kv, left, right, bottom_right, scale, softcap, layout,
                        deterministic):
-        return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
+        grad_sinks = _no_sinks_grad(q) if sinks is None else sinks.new_empty(sinks.shape)
+        return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape), grad_sinks
 
     _CONFIG_ARGS = ("max_seqlen_q", "max_seqlen_kv", "left", "right", "bottom_right", "scale",
                     "softcap", "layout", "deterministic")
 
+    #: The forward's tensor operands: q, k, v, cu_seqlens_q, cu_seqlens_kv, sinks.
+    _TENSORS = 6
+
     def _setup_context(ctx, inputs, output):
-        q, k, v, cu_q, cu_kv = inputs[:5]
+        q, k, v, cu_q, cu_kv, sinks = inputs[:_TENSORS]
         o, lse = output
-        ctx.save_for_backward(q, k, v, o, lse, cu_q, cu_kv)
-        ctx.config = inputs[5:]
+        ctx.save_for_backward(q, k, v, o, lse, cu_q, cu_kv, sinks)
+        ctx.config = inputs[_TENSORS:]
         ctx.mark_non_differentiable(lse)
 
     def _autograd(ctx, grad_o, grad_lse):
-        q, k, v, o, lse, cu_q, cu_kv = ctx.saved_tensors
-        dq, dk, dv = torch.ops.sdpa_dialect.attention_backward(
-            q, k, v, o, lse, grad_o, cu_q, cu_kv, *ctx.config)
-        return (dq, dk, dv) + (None,) * (2 + len(_CONFIG_ARGS))
+        q, k, v, o, lse, cu_q, cu_kv, sinks = ctx.saved_tensors
+        dq, dk, dv, dsinks = torch.ops.sdpa_dialect.attention_backward(
+            q, k, v, o, lse, grad_o, cu_q, cu_kv, sinks, *ctx.config)
+        dsinks = dsinks if sinks is not None and ctx.needs_input_grad[5] else None
+        return (dq, dk, dv, None, None, dsinks) + (None,) * len(_CONFIG_ARGS)
 
     _forward.register_autograd(_autograd, setup_context=_setup_context)

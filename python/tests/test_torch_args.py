@@ -84,8 +84,6 @@ class ArgumentTest(unittest.TestCase):
         self.refused("layout: expected 'bhsd', 'bshd' or 'thd', got 'bsd'", layout="bsd")
         self.refused("scale: expected a positive finite number, got -1.0", scale=-1.0)
         self.refused("deterministic: expected a bool, got 1", deterministic=1, exc=TypeError)
-        self.refused("sinks: the kernels have no attention sinks yet (docs/Frontends.md)",
-                     sinks=torch.zeros(4), exc=NotImplementedError)
         self.refused("softcap: expected a positive number (or None/inf: no cap), got -1.0",
                      softcap=-1.0)
         self.refused("softcap: expected a positive number (or None/inf: no cap), got 0",
@@ -93,6 +91,37 @@ class ArgumentTest(unittest.TestCase):
         self.refused("softcap: expected a positive number (or None/inf: no cap), got '50'",
                      softcap="50")
         self.refused("max_seqlen_q: only for layout thd", max_seqlen_q=16)
+
+    def test_sinks_pass(self):
+        # One logit per query head (Hq = 4), any float dtype, every layout.
+        for dtype in (torch.float32, torch.bfloat16, torch.float16, torch.float64):
+            self.refused(CUDA, sinks=torch.zeros(4, dtype=dtype), causal=True, window=(127, 0))
+        t = torch.zeros(2, 16, 4, 64, dtype=torch.float16)
+        self.refused(CUDA, t, t[:, :, :2], t[:, :, :2], layout="bshd", sinks=torch.zeros(4))
+        cu = torch.tensor([0, 5, 16], dtype=torch.int32)
+        p = torch.zeros(16, 8, 64, dtype=torch.float16)
+        self.refused(CUDA, p, p[:, :2], p[:, :2], layout="thd", cu_seqlens_q=cu,
+                     cu_seqlens_kv=cu, sinks=torch.zeros(8, requires_grad=True))
+
+    def test_sinks_errors(self):
+        # Hq is 4 (q [2, 4, 16, 64]), Hkv 2: the length is the query heads'.
+        self.refused("sinks: expected a torch.Tensor, got list", sinks=[0.0] * 4,
+                     exc=TypeError)
+        self.refused("sinks: expected shape [4] (one logit per query head), got [2, 2]",
+                     sinks=torch.zeros(2, 2))
+        self.refused("sinks: expected shape [4] (one logit per query head), got []",
+                     sinks=torch.zeros(()))
+        self.refused("sinks: expected shape [4] (one logit per query head), got [2]",
+                     sinks=torch.zeros(2))
+        self.refused("sinks: expected a floating-point tensor, got torch.int64",
+                     sinks=torch.zeros(4, dtype=torch.long))
+        # Checked before the CUDA check: a meta tensor is not on q's CPU.
+        self.refused("sinks: expected q's device cpu, got meta",
+                     sinks=torch.zeros(4, device="meta"))
+        # bshd: the heads are dimension 2.
+        t = torch.zeros(2, 16, 8, 64, dtype=torch.float16)
+        self.refused("sinks: expected shape [8] (one logit per query head), got [16]",
+                     t, t[:, :, :2], t[:, :, :2], layout="bshd", sinks=torch.zeros(16))
 
     def test_packed_sequence_errors(self):
         p = torch.zeros(16, 4, 64, dtype=torch.float16)
@@ -153,6 +182,52 @@ class StridesTest(unittest.TestCase):
         self.assertEqual(_lse_shape(torch.zeros(2, 8, 100, 64), "bhsd"), (2, 8, 100))
         self.assertEqual(_lse_shape(torch.zeros(2, 100, 8, 64), "bshd"), (2, 8, 100))
         self.assertEqual(_lse_shape(torch.zeros(300, 8, 64), "thd"), (8, 300))
+
+
+@unittest.skipIf(torch is None, "needs torch (python3-torch)")
+class SelectionTest(unittest.TestCase):
+    """The configuration the op's implementations look up (sdpa.torch_ops._artifact),
+    recorded by a cache that builds nothing."""
+
+    class Recorder:
+        def __init__(self):
+            self.asked = []
+
+        def manifest(self, cfg):
+            self.asked.append(cfg)
+            raise LookupError("recorded")
+
+    def setUp(self):
+        from sdpa import torch_ops
+        self.torch_ops = torch_ops
+        self.cache = self.Recorder()
+        torch_ops.set_kernel_cache(self.cache)
+        self.addCleanup(torch_ops.set_kernel_cache, None)
+
+    def selected(self, direction, q, k, sinks, deterministic=False):
+        with self.assertRaisesRegex(LookupError, "^recorded$"):
+            self.torch_ops._artifact(direction, q, k, 127, 0, True, -1.0, 0.0, "bhsd",
+                                     deterministic, sinks)
+        return self.cache.asked[-1]
+
+    def test_sinks_pick_the_sinks_configuration(self):
+        from sdpa.config import select
+        from sdpa.kernels import COMMON
+        # gpt-oss's sliding layer: bf16, d 64, window 128, Sq = Skv (top-left).
+        q = torch.zeros(1, 8, 32, 64, dtype=torch.bfloat16)
+        k = torch.zeros(1, 2, 32, 64, dtype=torch.bfloat16)
+        sinks = torch.zeros(8)
+        fwd = self.selected("forward", q, k, sinks)
+        self.assertEqual(fwd, select("forward", "bf16", 64, 127, 0, sinks=True))
+        self.assertEqual(fwd.key, "fwd-bf16-d64-l127-r0-tl-dense-s0.125-sinks")
+        bwd = self.selected("backward", q, k, sinks, deterministic=True)
+        self.assertEqual(bwd.key, "bwd-bf16-d64-l127-r0-tl-dense-det-s0.125-sinks")
+        self.assertIn(fwd, COMMON)
+        self.assertIn(bwd, COMMON)
+        # Without sinks: the sink-less kernel of the same band.
+        plain = self.selected("forward", q, k, None)
+        self.assertFalse(plain.sinks)
+        self.assertEqual(plain.key, "fwd-bf16-d64-l127-r0-tl-dense-s0.125")
 
 
 @unittest.skipIf(torch is None, "needs torch (python3-torch)")
@@ -221,8 +296,13 @@ class HuggingFaceMaskTest(unittest.TestCase):
             self.hf.attention_forward(Layer(), q, q, q, None, softcap=50.0)
         with self.assertRaisesRegex(ValueError, "^softcap: expected a positive number"):
             self.hf.attention_forward(Layer(), q, q, q, None, softcap=-50.0)
-        with self.assertRaisesRegex(NotImplementedError, "^sinks: "):
-            self.hf.attention_forward(Layer(), q, q, q, None, s_aux=torch.zeros(4))
+        # gpt-oss's sinks (s_aux, one per query head) go to the op too.
+        with self.assertRaisesRegex(ValueError, "^q: expected a CUDA tensor, got one on cpu$"):
+            self.hf.attention_forward(Layer(), q, q, q, None, s_aux=torch.zeros(4),
+                                      sliding_window=128)
+        with self.assertRaisesRegex(ValueError, r"^sinks: expected shape \[4\] \(one logit "
+                                                r"per query head\), got \[2\]$"):
+            self.hf.attention_forward(Layer(), q, q, q, None, s_aux=torch.zeros(2))
         # A valid call (window 4 -> left 3) reaches the device check.
         with self.assertRaisesRegex(ValueError, "^q: expected a CUDA tensor, got one on cpu$"):
             self.hf.attention_forward(Layer(), q, q, q, None, sliding_window=4, scaling=0.125)
