@@ -4,19 +4,24 @@
 Checks, each one line `PASS|FAIL|SKIP <name>: <detail>` on stdout:
 
 * fake: under FakeTensorMode the op gives O (q's shape and dtype) for bhsd,
-  bshd and thd without running a kernel; torch.library.opcheck of both
-  custom ops (schema, fake against real, autograd registration);
+  bshd and thd without running a kernel, with sinks too (and the backward
+  op's d sinks has the sinks' shape and dtype); torch.library.opcheck of
+  both custom ops (schema, fake against real, autograd registration),
+  without and with softcap and with sinks;
 * values: O and dQ, dK, dV against the float64 reference
   (bench/attention_ref.py) for bhsd GQA causal-window, bshd views sliced
   out of one packed qkv buffer (non-contiguous), thd packed sequences
   (each sequence against its own reference), d 64 and 128, f16 and bf16,
   Gemma 2's softcap 50 (against the capped reference; the uncapped one must
-  be more than twice the bf16 limit away, so the cap is tested);
+  be more than twice the bf16 limit away, so the cap is tested); gpt-oss's
+  sinks (float32 and bfloat16 sinks [Hq] requiring grad: O, dQ, dK, dV and
+  d sinks against the reference with the sink column, d sinks in the sinks'
+  dtype; the sink-less reference must be more than twice the limit away);
 * deterministic: two backward runs bitwise equal; a side stream gives the
   default stream's result;
 * compile: torch.compile(fullgraph=True) of the op (forward and backward,
   no graph break) gives the eager op's O, dQ, dK, dV bitwise
-  (deterministic backward);
+  (deterministic backward), and with sinks O, dQ, dK, dV, d sinks;
 * training: one SGD step of a small attention layer (f16 compute, float32
   master parameters) eager and compiled with fullgraph=True, against the
   same step in float64 with the reference attention: loss, every
@@ -123,9 +128,26 @@ def check_fake(torch, sdpa):
         shapes.append(tuple(o.shape) == tuple(qs.shape))
         qt = torch.empty(500, 8, 128, dtype=torch.bfloat16, device="cuda")
         cu = torch.tensor([0, 200, 500], dtype=torch.int32, device="cuda")
-        o, lse = torch.ops.sdpa_dialect.attention_forward(qt, qt, qt, cu, cu, 300, 300, -1, 0,
-                                                          False, -1.0, 0.0, "thd", False)
+        o, lse = torch.ops.sdpa_dialect.attention_forward(qt, qt, qt, cu, cu, None, 300, 300,
+                                                          -1, 0, False, -1.0, 0.0, "thd", False)
         shapes.append(tuple(o.shape) == (500, 8, 128) and tuple(lse.shape) == (8, 500))
+        # gpt-oss's sinks: one bf16 logit per query head, converted to f32.
+        sinks = torch.empty(8, dtype=torch.bfloat16, device="cuda")
+        o = sdpa.attention(q, kv, kv, causal=True, window=(127, 0), sinks=sinks)
+        shapes.append(tuple(o.shape) == tuple(q.shape) and o.dtype == q.dtype)
+        s32 = torch.empty(8, dtype=torch.float32, device="cuda")
+        o, lse = torch.ops.sdpa_dialect.attention_forward(q, kv, kv, None, None, s32, -1, -1,
+                                                          127, 0, False, -1.0, 0.0, "bhsd",
+                                                          False)
+        grads = torch.ops.sdpa_dialect.attention_backward(
+            q, kv, kv, o, lse, o, None, None, s32, -1, -1, 127, 0, False, -1.0, 0.0, "bhsd",
+            False)
+        shapes.append(len(grads) == 4 and tuple(grads[3].shape) == (8,)
+                      and grads[3].dtype == torch.float32)
+        grads = torch.ops.sdpa_dialect.attention_backward(
+            q, kv, kv, o, lse, o, None, None, None, -1, -1, 127, 0, False, -1.0, 0.0, "bhsd",
+            False)
+        shapes.append(tuple(grads[3].shape) == (0,))  # no sinks: an empty d sinks
     return all(shapes), f"fake shapes {shapes}"
 
 
@@ -135,15 +157,19 @@ def check_opcheck(torch, sdpa):
     q, k, v = mk(1, 4, 130, 64), mk(1, 2, 130, 64), mk(1, 2, 130, 64)
     for t in (q, k, v):
         t.requires_grad_(True)
-    # Uncapped (window 128) and capped (softcap 50, causal: sdpa.kernels' COMMON).
-    for left, cap in ((127, 0.0), (-1, 50.0)):
-        args = (q, k, v, None, None, -1, -1, left, 0, False, -1.0, cap, "bhsd", True)
+    sinks = (torch.rand(4, device="cuda", generator=g) * 4 - 2).requires_grad_(True)
+    # Uncapped (window 128), capped (softcap 50, causal) and with sinks
+    # (window 128): sdpa.kernels' COMMON.
+    for left, cap, s in ((127, 0.0, None), (-1, 50.0, None), (127, 0.0, sinks)):
+        args = (q, k, v, None, None, s, -1, -1, left, 0, False, -1.0, cap, "bhsd", True)
         torch.library.opcheck(torch.ops.sdpa_dialect.attention_forward, args)
         o, lse = torch.ops.sdpa_dialect.attention_forward(*args)
         bargs = (q.detach(), k.detach(), v.detach(), o.detach(), lse, torch.randn_like(o),
-                 None, None, -1, -1, left, 0, False, -1.0, cap, "bhsd", True)
+                 None, None, None if s is None else s.detach(), -1, -1, left, 0, False, -1.0,
+                 cap, "bhsd", True)
         torch.library.opcheck(torch.ops.sdpa_dialect.attention_backward, bargs)
-    return True, "opcheck of attention_forward and attention_backward, without and with softcap"
+    return True, ("opcheck of attention_forward and attention_backward, without and with "
+                  "softcap, with sinks")
 
 
 def to_bhsd(t, layout):
@@ -154,16 +180,19 @@ def check_values(torch, sdpa, scale_tol):
     import attention_ref as ref
     g = torch.Generator(device="cuda").manual_seed(2)
     worst, lines = 0.0, []  # worst: error / the case's tolerance
-    cases = [  # layout, dtype, d, (B, Hq, Hkv, S), causal, window, softcap
-        ("bhsd", torch.bfloat16, 64, (2, 8, 2, 300), True, (127, None), None),
-        ("bshd", torch.float16, 128, (2, 4, 4, 257), True, (None, None), None),
-        ("bhsd", torch.bfloat16, 128, (1, 4, 1, 1000), True, (4095, None), None),
-        ("bshd", torch.float16, 64, (2, 4, 2, 190), False, (None, None), None),
+    cases = [  # layout, dtype, d, (B, Hq, Hkv, S), causal, window, softcap, sinks' dtype
+        ("bhsd", torch.bfloat16, 64, (2, 8, 2, 300), True, (127, None), None, None),
+        ("bshd", torch.float16, 128, (2, 4, 4, 257), True, (None, None), None, None),
+        ("bhsd", torch.bfloat16, 128, (1, 4, 1, 1000), True, (4095, None), None, None),
+        ("bshd", torch.float16, 64, (2, 4, 2, 190), False, (None, None), None, None),
         # Gemma 2's cap 50, q scaled by CAP_BOOST so that scores reach it.
-        ("bhsd", torch.bfloat16, 64, (2, 8, 2, 300), True, (None, None), 50.0),
-        ("bshd", torch.bfloat16, 128, (1, 4, 2, 600), True, (4095, None), 50.0),
+        ("bhsd", torch.bfloat16, 64, (2, 8, 2, 300), True, (None, None), 50.0, None),
+        ("bshd", torch.bfloat16, 128, (1, 4, 2, 600), True, (4095, None), 50.0, None),
+        # gpt-oss's sinks (its d 64, window 128 and full causal layers).
+        ("bhsd", torch.bfloat16, 64, (2, 8, 2, 300), True, (127, None), None, torch.float32),
+        ("bshd", torch.float16, 64, (2, 8, 1, 333), True, (None, None), None, torch.bfloat16),
     ]
-    for layout, dtype, d, (b, hq, hkv, s), causal, window, softcap in cases:
+    for layout, dtype, d, (b, hq, hkv, s), causal, window, softcap, sinks_dtype in cases:
         if layout == "bshd":  # q, k, v as views of one packed [B, S, Hq + 2 Hkv, D] buffer
             qkv = torch.randn(b, s, hq + 2 * hkv, d, device="cuda", dtype=dtype, generator=g)
             q, k, v = qkv[:, :, :hq], qkv[:, :, hq:hq + hkv], qkv[:, :, hq + hkv:]
@@ -174,26 +203,40 @@ def check_values(torch, sdpa, scale_tol):
         if softcap:
             q = q * CAP_BOOST
         q, k, v = (t.detach().requires_grad_(True) for t in (q, k, v))
+        sinks = None
+        if sinks_dtype is not None:  # within a few units of the scores, one head above
+            sinks = torch.rand(hq, device="cuda", generator=g) * 6 - 3
+            sinks[0] = 4.0
+            sinks = sinks.to(sinks_dtype).requires_grad_(True)
         o = sdpa.attention(q, k, v, causal=causal, window=window, layout=layout,
-                           softcap=softcap)
+                           softcap=softcap, sinks=sinks)
         do = torch.randn_like(o)
         o.backward(do)
         left, right = band(causal, window)
         scale = 1 / math.sqrt(d)
         args = [to_bhsd(t.detach(), layout) for t in (q, k, v)]
-        ro, _ = ref.reference(*args, left, right, "top_left", scale, softcap=softcap)
+        mods = dict(softcap=softcap, sinks=None if sinks is None else sinks.detach())
+        ro, _ = ref.reference(*args, left, right, "top_left", scale, **mods)
+        # Delta from the O the kernels were handed (bench/attention_ref.py).
         rg = ref.reference_grads(*args, to_bhsd(do, layout), left, right, "top_left", scale,
-                                 softcap=softcap)
+                                 out=to_bhsd(o.detach(), layout), **mods)
         errs = [ref.rel(to_bhsd(o.detach(), layout), ro)] + [
             ref.rel(to_bhsd(t.grad, layout), r) for t, r in zip((q, k, v), rg)]
+        if sinks is not None:  # d sinks, in the sinks' dtype
+            errs.append(ref.rel(sinks.grad, rg[3]) if sinks.grad is not None
+                        and sinks.grad.dtype == sinks_dtype else math.inf)
         tol = scale_tol * TOL["bf16" if dtype == torch.bfloat16 else "f16"]
         worst = max([worst] + [e / tol for e in errs])
-        if softcap:  # the cap must matter on these inputs
-            plain, _ = ref.reference(*args, left, right, "top_left", scale)
+        if softcap or sinks is not None:  # the cap or the sinks must matter on these inputs
+            # Without the sinks (the cap kept), or without the cap.
+            plain, _ = ref.reference(*args, left, right, "top_left", scale,
+                                     softcap=softcap if sinks is not None else None)
             apart = ref.rel(plain, ro)
             worst = max(worst, 2 * TOL["bf16"] / max(apart, 1e-30))
             errs.append(apart)
-        lines.append(f"{layout} {str(dtype)[6:]} d{d} {s}{f' cap {softcap:g}' if softcap else ''}: "
+        what = (f" cap {softcap:g}" if softcap else "") + (
+            f" sinks {str(sinks_dtype)[6:]}" if sinks is not None else "")
+        lines.append(f"{layout} {str(dtype)[6:]} d{d} {s}{what}: "
                      + " ".join(f"{e:.1e}" for e in errs))
     # Packed sequences: each against its own reference.
     lens = [100, 37, 250, 0, 64]
@@ -267,7 +310,25 @@ def check_compile(torch, sdpa):
     eager = outputs_and_grads(fn, q, k, v, do)
     compiled = outputs_and_grads(torch.compile(fn, fullgraph=True), q, k, v, do)
     same = bitwise(eager, compiled)
-    return same, f"fullgraph compile traced; O, dQ, dK, dV bitwise equal to eager: {same}"
+    # With sinks (bf16 [Hq], requiring grad): O, dQ, dK, dV and d sinks.
+    g = torch.Generator(device="cuda").manual_seed(7)
+    sinks = (torch.rand(4, device="cuda", generator=g) * 4 - 2).to(torch.bfloat16)
+
+    def with_sinks(q, k, v, s):
+        return sdpa.attention(q, k, v, causal=True, window=(127, 0), deterministic=True,
+                              sinks=s)
+
+    def run(f):
+        xs = [t.clone().requires_grad_(True) for t in (q, k, v, sinks)]
+        o = f(*xs)
+        o.backward(do)
+        return [o.detach()] + [x.grad for x in xs]
+
+    eager_s = run(with_sinks)
+    compiled_s = run(torch.compile(with_sinks, fullgraph=True))
+    same_s = bitwise(eager_s, compiled_s) and compiled_s[4].dtype == torch.bfloat16
+    return same and same_s, (f"fullgraph compile traced; O, dQ, dK, dV bitwise equal to "
+                             f"eager: {same}; with sinks, and d sinks (bf16): {same_s}")
 
 
 def make_layer(torch, d_model, heads, kv_heads, head_dim, seed):

@@ -22,9 +22,13 @@
 # step ffi; not in the default STEPS), torchop (check_torch_op.py: the
 # PyTorch op sdpa.attention: fake tensors, opcheck, torch.compile
 # fullgraph, values, a training step), hfmistral (check_hf_mistral.py:
-# transformers' Mistral through sdpa.hf against its eager attention), jaxfn
+# transformers' Mistral through sdpa.hf against its eager attention),
+# hfgptoss (check_hf_gptoss.py: transformers' gpt-oss, sinks and alternating
+# sliding/full layers, through sdpa.hf against eager, the sinks' gradients
+# included), hfgemma2 (check_hf_gemma2.py: transformers' Gemma 2, softcap 50
+# at d 256, through sdpa.hf against eager), jaxfn
 # (check_jax_function.py: sdpa.jax_ops.attention against
-# jax.nn.dot_product_attention; needs step ffi); these three take the
+# jax.nn.dot_product_attention; needs step ffi); these take the
 # kernels of $SDPA_KERNELS (default .artifacts/sdpa-kernels, made here by
 # `python3 -m sdpa.kernels prebuild --out .artifacts/sdpa-kernels` in
 # python/) and are not in the default STEPS, cp (check_cp.py: context
@@ -137,13 +141,15 @@ for s in $STEPS; do
   jaxmodels)
     step jaxmodels 400 python3 bench/check_jax_model.py --artifacts "$ARTIFACTS" \
       --lib "$BUILD/lib/libsdpa_ffi.so" --out "$OUT" ;;
-  torchop | hfmistral | jaxfn)
+  torchop | hfmistral | hfgptoss | hfgemma2 | jaxfn)
     kernels="${SDPA_KERNELS:-.artifacts/sdpa-kernels}"
     budget=$((DEADLINE - SECONDS - 40))
     case $s in
     torchop) step torchop 400 python3 bench/check_torch_op.py --kernels "$kernels" \
       --budget "$budget" ;;
     hfmistral) step hfmistral 300 python3 bench/check_hf_mistral.py --kernels "$kernels" ;;
+    hfgptoss) step hfgptoss 300 python3 bench/check_hf_gptoss.py --kernels "$kernels" ;;
+    hfgemma2) step hfgemma2 300 python3 bench/check_hf_gemma2.py --kernels "$kernels" ;;
     jaxfn) step jaxfn 300 python3 bench/check_jax_function.py --kernels "$kernels" \
       --lib "$BUILD/lib/libsdpa_ffi.so" --budget "$budget" ;;
     esac ;;

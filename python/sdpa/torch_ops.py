@@ -10,10 +10,11 @@ Two custom ops, `sdpa_dialect::attention_forward` (O and LSE) and
 (meta) implementation, and the forward's autograd formula calling the
 backward (docs/Frontends.md). Both take an optional float32 sinks operand
 (one code path: without sinks it is None and the backward's d sinks is an
-empty tensor); with it the kernels are the configuration's sinks variant. The real implementations pick the kernels by
-configuration from the kernel cache (sdpa.kernels: compiled once per
-configuration, then every shape) and launch them through the runtime on
-the current CUDA stream of the inputs' device.
+empty tensor); with it the kernels are the configuration's sinks variant.
+The real implementations pick the kernels by configuration from the kernel
+cache (sdpa.kernels: compiled once per configuration, then every shape) and
+launch them through the runtime on the current CUDA stream of the inputs'
+device.
 
 `attention` checks its arguments first, in plain Python that torch.compile
 traces (and that runs on any torch, 1.13 included): a bad argument is a
@@ -252,9 +253,9 @@ if HAVE_CUSTOM_OP:
     @torch.library.custom_op("sdpa_dialect::attention_forward", mutates_args=())
     def _forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                  cu_seqlens_q: Optional[torch.Tensor], cu_seqlens_kv: Optional[torch.Tensor],
-                 sinks: Optional[torch.Tensor], max_seqlen_q: int, max_seqlen_kv: int, left: int, right: int,
-                 bottom_right: bool, scale: float, softcap: float, layout: str,
-                 deterministic: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+                 sinks: Optional[torch.Tensor], max_seqlen_q: int, max_seqlen_kv: int,
+                 left: int, right: int, bottom_right: bool, scale: float, softcap: float,
+                 layout: str, deterministic: bool) -> Tuple[torch.Tensor, torch.Tensor]:
         art = _artifact("forward", q, k, left, right, bottom_right, scale, softcap, layout,
                         False, sinks)
         return art.forward(_usable(q), _usable(k), _usable(v), layout=layout,
@@ -263,8 +264,8 @@ if HAVE_CUSTOM_OP:
                            sinks=sinks)
 
     @_forward.register_fake
-    def _forward_fake(q, k, v, cu_seqlens_q, cu_seqlens_kv, sinks, max_seqlen_q, max_seqlen_kv, left,
-                      right, bottom_right, scale, softcap, layout, deterministic):
+    def _forward_fake(q, k, v, cu_seqlens_q, cu_seqlens_kv, sinks, max_seqlen_q, max_seqlen_kv,
+                      left, right, bottom_right, scale, softcap, layout, deterministic):
         return q.new_empty(q.shape), q.new_empty(_lse_shape(q, layout), dtype=torch.float32)
 
     @torch.library.custom_op("sdpa_dialect::attention_backward", mutates_args=())

@@ -10,7 +10,8 @@ import unittest
 
 BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "bench")
-SCRIPTS = ("check_torch_op.py", "check_hf_mistral.py", "check_jax_function.py")
+SCRIPTS = ("check_torch_op.py", "check_hf_mistral.py", "check_hf_gptoss.py",
+           "check_hf_gemma2.py", "check_jax_function.py")
 
 
 class BenchScriptsTest(unittest.TestCase):

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Hugging Face Gemma 2 (logit softcap, head dim 256) trained through sdpa.hf against eager.
+
+A small Gemma2ForCausalLM (transformers' own class; 2 layers, sliding then
+full, 4 query and 2 kv heads of dim 256, query_pre_attn_scalar 256 (scale
+1/16), sliding_window 4096, attn_logit_softcapping 50, random weights of std
+0.1, bf16) is run on a batch of 2 x 512 random tokens; its q_proj and k_proj
+weights are multiplied by --boost (3: scores 9x larger) so that the cap 50
+is reached. Logits, loss and, after loss.backward(), every parameter's
+gradient with attn_implementation "sdpa_dialect" (sdpa.hf.register(): our
+kernels with softcap 50, d 256 both ways) and with "eager" (transformers'
+attention: scores capped as 50 tanh(s / 50), masked, softmax). Both are
+compared with the same model in float32 (eager) as max|x - ref| / max|ref|:
+ours must be within 2x (+1e-3) of eager bf16's own error and within --tol.
+Checked too: the op ran the softcap kernels of both layers (window 4095 and
+causal), and a control: the float32 model without its cap must differ from
+the capped one by more than ours does.
+
+Kernels come from --kernels (a prebuilt set, sdpa.kernels: its Gemma 2
+kernels) or the cache. Prints one line per check; exits 1 on any failure.
+
+    python3 bench/check_hf_gemma2.py --kernels .artifacts/sdpa-kernels
+"""
+
+import argparse
+import copy
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+sys.path.insert(0, HERE)
+
+from check_hf_mistral import compare, rel, run  # noqa: E402
+
+CAP = 50.0
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--kernels", help="a prebuilt kernel set (put first on SDPA_KERNEL_PATH)")
+    p.add_argument("--seq", type=int, default=512)
+    p.add_argument("--batch", type=int, default=2)
+    p.add_argument("--boost", type=float, default=3.0)
+    p.add_argument("--tol", type=float, default=0.15)
+    p.add_argument("--seed", type=int, default=0)
+    return p.parse_args(argv)
+
+
+def main():
+    args = parse_args()
+    if args.kernels:
+        os.environ["SDPA_KERNEL_PATH"] = os.path.abspath(args.kernels)
+    import torch
+    import transformers
+    from transformers import Gemma2Config, Gemma2ForCausalLM
+
+    import sdpa.hf
+    from sdpa import torch_ops
+    from sdpa.config import select
+    print(f"torch {torch.__version__}, transformers {transformers.__version__}", flush=True)
+    name = sdpa.hf.register()
+    failed = 0
+
+    def report(check, ok, detail):
+        nonlocal failed
+        failed += 0 if ok else 1
+        print(f"{'PASS' if ok else 'FAIL'} {check}: {detail}", flush=True)
+
+    torch.manual_seed(args.seed)
+    config = Gemma2Config(vocab_size=1000, hidden_size=256, intermediate_size=512,
+                          num_hidden_layers=2, layer_types=["sliding_attention", "full_attention"],
+                          num_attention_heads=4, num_key_value_heads=2, head_dim=256,
+                          query_pre_attn_scalar=256, max_position_embeddings=8192,
+                          sliding_window=4096, attn_logit_softcapping=CAP,
+                          attention_dropout=0.0, initializer_range=0.1)
+    config._attn_implementation = "eager"
+    base = Gemma2ForCausalLM(config).cuda().float()
+    with torch.no_grad():
+        for n, p in base.named_parameters():
+            if n.endswith(("q_proj.weight", "k_proj.weight")):
+                p.mul_(args.boost)
+    ids = torch.randint(0, config.vocab_size, (args.batch, args.seq), device="cuda")
+
+    def variant(impl, dtype, cap=CAP):
+        m = copy.deepcopy(base).to(dtype)
+        m.config.attn_logit_softcapping = cap
+        for mod in m.modules():  # the layers keep the config's cap
+            if hasattr(mod, "attn_logit_softcapping"):
+                mod.attn_logit_softcapping = cap
+        if hasattr(m, "set_attn_implementation"):
+            m.set_attn_implementation(impl)
+        else:
+            m.config._attn_implementation = impl
+        return m
+
+    t0 = time.monotonic()
+    ref = run(variant("eager", torch.float32), ids)
+    eager = run(variant("eager", torch.bfloat16), ids)
+    torch_ops._artifacts.clear()
+    ours = run(variant(name, torch.bfloat16), ids)
+    used = sorted(cfg.key for cfg in torch_ops._artifacts)
+    nocap = run(variant("eager", torch.float32, None), ids)
+    e_ours, e_eager = compare(ours, ref), compare(eager, ref)
+    e_control = rel(nocap[0], ref[0])
+    print(f"vs float32 eager (logits, loss, worst gradient): ours {e_ours[0]:.2e} "
+          f"{e_ours[1]:.2e} {e_ours[2]:.2e}; eager bf16 {e_eager[0]:.2e} {e_eager[1]:.2e} "
+          f"{e_eager[2]:.2e}; ours vs eager bf16 "
+          + " ".join(f"{x:.2e}" for x in compare(ours, eager))
+          + f" ({time.monotonic() - t0:.1f} s)", flush=True)
+    report("forward", e_ours[0] <= args.tol and e_ours[0] <= 2 * e_eager[0] + 1e-3,
+           f"logits {e_ours[0]:.2e} (eager bf16 {e_eager[0]:.2e})")
+    report("gradients", e_ours[2] <= args.tol and e_ours[2] <= 2 * e_eager[2] + 1e-3,
+           f"worst parameter gradient {e_ours[2]:.2e} (eager bf16 {e_eager[2]:.2e})")
+    want = [select(d, "bf16", 256, left, 0, scale=0.0625, softcap=CAP).key
+            for left in (4095, None) for d in ("forward", "backward")]
+    report("layers", sorted(want) == used,
+           f"the op ran {', '.join(used) or 'nothing'} (want the sliding and the full "
+           "layer's softcap kernels, both ways)")
+    report("control", e_control > 4 * e_ours[0],
+           f"the model without its cap is {e_control:.2e} off (ours {e_ours[0]:.2e}): the "
+           "cap matters")
+    print(f"check_hf_gemma2: {'all passed' if not failed else f'{failed} failed'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

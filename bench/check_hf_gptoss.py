@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Hugging Face gpt-oss (sinks, alternating windows) trained through sdpa.hf against eager.
+
+A small GptOssForCausalLM (transformers' own class; 2 layers, sliding then
+full as `layer_types` alternates them, 4 query and 2 kv heads of dim 64,
+sliding_window 128, 2 experts both routed, random weights of std 0.1, bf16)
+is run on a batch of 2 x 512 random tokens. Every layer's `sinks` parameter
+(one logit per query head, which transformers passes to the attention
+function as `s_aux`) is set to -2 .. 6 across the heads, so that the sinks
+take from a little to most of a row. Logits, loss and, after
+loss.backward(), every parameter's gradient (the sinks' included) with
+attn_implementation "sdpa_dialect" (sdpa.hf.register(): our kernels with
+sinks, window left = 127 on the sliding layer, causal on the full one) and
+with "eager" (transformers' attention: the sink concatenated as an extra
+logit column, softmax, the column dropped). Both are compared with the same
+model in float32 (eager) as max|x - ref| / max|ref|: ours must be within 2x
+(+1e-3) of eager bf16's own error and within --tol, for the logits, the
+worst gradient and the worst sinks gradient. Checked too: the op ran the
+sinks kernels of both bands (the sliding and the full layer's), and a
+control: the float32 model with its sinks removed (-1e4: no share) must
+differ from the one with sinks by more than ours does.
+
+Kernels come from --kernels (a prebuilt set, sdpa.kernels: its gpt-oss sinks
+kernels) or the cache. Prints one line per check; exits 1 on any failure.
+
+    python3 bench/check_hf_gptoss.py --kernels .artifacts/sdpa-kernels
+"""
+
+import argparse
+import copy
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+sys.path.insert(0, HERE)
+
+from check_hf_mistral import compare, rel, run  # noqa: E402
+
+LAYER_TYPES = ("sliding_attention", "full_attention")
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--kernels", help="a prebuilt kernel set (put first on SDPA_KERNEL_PATH)")
+    p.add_argument("--seq", type=int, default=512)
+    p.add_argument("--batch", type=int, default=2)
+    p.add_argument("--window", type=int, default=128)
+    p.add_argument("--tol", type=float, default=0.15)
+    p.add_argument("--seed", type=int, default=0)
+    return p.parse_args(argv)
+
+
+def main():
+    args = parse_args()
+    if args.kernels:
+        os.environ["SDPA_KERNEL_PATH"] = os.path.abspath(args.kernels)
+    import torch
+    import transformers
+    from transformers import GptOssConfig, GptOssForCausalLM
+
+    import sdpa.hf
+    from sdpa import torch_ops
+    from sdpa.config import select
+    print(f"torch {torch.__version__}, transformers {transformers.__version__}", flush=True)
+    name = sdpa.hf.register()
+    failed = 0
+
+    def report(check, ok, detail):
+        nonlocal failed
+        failed += 0 if ok else 1
+        print(f"{'PASS' if ok else 'FAIL'} {check}: {detail}", flush=True)
+
+    torch.manual_seed(args.seed)
+    heads = 4
+    config = GptOssConfig(vocab_size=1000, hidden_size=256, intermediate_size=256,
+                          num_hidden_layers=len(LAYER_TYPES), layer_types=list(LAYER_TYPES),
+                          num_attention_heads=heads, num_key_value_heads=2, head_dim=64,
+                          num_local_experts=2, num_experts_per_tok=2,
+                          max_position_embeddings=4096, sliding_window=args.window,
+                          attention_dropout=0.0, initializer_range=0.1)
+    config._attn_implementation = "eager"
+    base = GptOssForCausalLM(config).cuda().float()
+    sinks = {n: p for n, p in base.named_parameters() if n.endswith("self_attn.sinks")}
+    with torch.no_grad():
+        for p in sinks.values():
+            p.copy_(torch.linspace(-2.0, 6.0, heads))
+    ids = torch.randint(0, config.vocab_size, (args.batch, args.seq), device="cuda")
+
+    def variant(impl, dtype, sink_value=None):
+        m = copy.deepcopy(base).to(dtype)
+        if sink_value is not None:
+            with torch.no_grad():
+                for n, p in m.named_parameters():
+                    if n in sinks:
+                        p.fill_(sink_value)
+        if hasattr(m, "set_attn_implementation"):
+            m.set_attn_implementation(impl)
+        else:
+            m.config._attn_implementation = impl
+        return m
+
+    t0 = time.monotonic()
+    ref = run(variant("eager", torch.float32), ids)
+    eager = run(variant("eager", torch.bfloat16), ids)
+    torch_ops._artifacts.clear()
+    ours = run(variant(name, torch.bfloat16), ids)
+    used = sorted(cfg.key for cfg in torch_ops._artifacts)
+    nosinks = run(variant("eager", torch.float32, -1e4), ids)
+    e_ours, e_eager = compare(ours, ref), compare(eager, ref)
+    s_ours = max(rel(ours[2][n], ref[2][n]) for n in sinks)
+    s_eager = max(rel(eager[2][n], ref[2][n]) for n in sinks)
+    e_control = rel(nosinks[0], ref[0])
+    print(f"vs float32 eager (logits, loss, worst gradient, worst sinks gradient): ours "
+          f"{e_ours[0]:.2e} {e_ours[1]:.2e} {e_ours[2]:.2e} {s_ours:.2e}; eager bf16 "
+          f"{e_eager[0]:.2e} {e_eager[1]:.2e} {e_eager[2]:.2e} {s_eager:.2e}; ours vs eager "
+          "bf16 " + " ".join(f"{x:.2e}" for x in compare(ours, eager))
+          + f" ({time.monotonic() - t0:.1f} s)", flush=True)
+    report("forward", e_ours[0] <= args.tol and e_ours[0] <= 2 * e_eager[0] + 1e-3,
+           f"logits {e_ours[0]:.2e} (eager bf16 {e_eager[0]:.2e})")
+    report("gradients", e_ours[2] <= args.tol and e_ours[2] <= 2 * e_eager[2] + 1e-3,
+           f"worst parameter gradient {e_ours[2]:.2e} (eager bf16 {e_eager[2]:.2e})")
+    grads_ok = all(ours[2][n].dtype == torch.bfloat16 for n in sinks)
+    report("sinks gradients", grads_ok and s_ours <= args.tol and s_ours <= 2 * s_eager + 1e-3,
+           f"worst of {len(sinks)} layers' sinks gradients {s_ours:.2e} (eager bf16 "
+           f"{s_eager:.2e}), bf16: {grads_ok}")
+    want = [select(d, "bf16", 64, left, 0, scale=0.125, sinks=True).key
+            for left in (args.window - 1, None) for d in ("forward", "backward")]
+    report("layers", sorted(want) == used,
+           f"the op ran {', '.join(used) or 'nothing'} (want the sliding and the full "
+           "layer's sinks kernels, both ways)")
+    report("control", e_control > 4 * e_ours[0],
+           f"the model without sinks is {e_control:.2e} off (ours {e_ours[0]:.2e}): the "
+           "sinks matter")
+    print(f"check_hf_gptoss: {'all passed' if not failed else f'{failed} failed'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
