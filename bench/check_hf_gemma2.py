@@ -7,7 +7,7 @@ full, 4 query and 2 kv heads of dim 256, query_pre_attn_scalar 256 (scale
 0.1, bf16) is run on a batch of 2 x 512 random tokens; its q_proj and k_proj
 weights are multiplied by --boost (3: scores 9x larger) so that the cap 50
 is reached. Logits, loss and, after loss.backward(), every parameter's
-gradient with attn_implementation "sdpa_dialect" (sdpa.hf.register(): our
+gradient with attn_implementation "dialect_attention" (sdpa.hf.register(): our
 kernels with softcap 50, d 256 both ways) and with "eager" (transformers'
 attention: scores capped as 50 tanh(s / 50), masked, softmax). Both are
 compared with the same model in float32 (eager) as max|x - ref| / max|ref|:
@@ -18,6 +18,12 @@ the capped one by more than ours does.
 
 Kernels come from --kernels (a prebuilt set, sdpa.kernels: its Gemma 2
 kernels) or the cache. Prints one line per check; exits 1 on any failure.
+
+Measured 2026-12-02 (H200, torch 2.11, transformers 5.17), boost 1.5 to 3:
+the op ran the softcap kernels of both layers and ours is within 1.1x of
+eager bf16 (logits 1.9e-1 vs 1.9e-1), but eager bf16 itself is that far
+from float32 on this random model, so the --tol cap and the control fail:
+the model's limits are not calibrated yet.
 
     python3 bench/check_hf_gemma2.py --kernels .artifacts/sdpa-kernels
 """

@@ -9,7 +9,7 @@ is run on a batch of 2 x 512 random tokens. Every layer's `sinks` parameter
 function as `s_aux`) is set to -2 .. 6 across the heads, so that the sinks
 take from a little to most of a row. Logits, loss and, after
 loss.backward(), every parameter's gradient (the sinks' included) with
-attn_implementation "sdpa_dialect" (sdpa.hf.register(): our kernels with
+attn_implementation "dialect_attention" (sdpa.hf.register(): our kernels with
 sinks, window left = 127 on the sliding layer, causal on the full one) and
 with "eager" (transformers' attention: the sink concatenated as an extra
 logit column, softmax, the column dropped). Both are compared with the same
@@ -22,6 +22,13 @@ differ from the one with sinks by more than ours does.
 
 Kernels come from --kernels (a prebuilt set, sdpa.kernels: its gpt-oss sinks
 kernels) or the cache. Prints one line per check; exits 1 on any failure.
+
+Measured 2026-12-02 (H200, torch 2.11, transformers 5.17): the op ran the
+sinks kernels of both bands and ours is within 2x of eager bf16 everywhere
+(logits 3.6e-1 vs 3.5e-1, worst gradient 2.1 vs 1.1, sinks gradients 1.5e-1
+vs 1.0e-1), but eager bf16 itself is that far from float32 on this random
+model, so the --tol cap and the control (7.8e-1 vs ours 3.6e-1) fail: the
+model's limits are not calibrated yet (a smaller init or fewer experts).
 
     python3 bench/check_hf_gptoss.py --kernels .artifacts/sdpa-kernels
 """

@@ -5,7 +5,7 @@ A small MistralForCausalLM (transformers' own class; 2 layers, 4 query and 2
 kv heads of dim 64, sliding_window 128, random weights of std 0.1 so that
 attention is peaked enough for the window to matter, bf16) is run on a
 batch of 2 x 512 random tokens: logits, loss and, after loss.backward(),
-every parameter's gradient, with attn_implementation "sdpa_dialect"
+every parameter's gradient, with attn_implementation "dialect_attention"
 (sdpa.hf.register(): our kernels, causal window left = 127) and with
 "eager" (transformers' matmul-softmax attention with its sliding-window
 mask). Both are compared with the same model in float32 (eager) as

@@ -1,9 +1,9 @@
 """Hugging Face transformers: the kernels as an attention implementation.
 
     import sdpa.hf
-    sdpa.hf.register()                                   # "sdpa_dialect"
-    model = MistralForCausalLM(config, attn_implementation="sdpa_dialect")
-    # or model.set_attn_implementation("sdpa_dialect")
+    sdpa.hf.register()                                   # "dialect_attention"
+    model = MistralForCausalLM(config, attn_implementation="dialect_attention")
+    # or model.set_attn_implementation("dialect_attention")
 
 The attention function (transformers' AttentionInterface) runs
 sdpa.torch_ops.attention with the layer's band: causal (`module.is_causal`),
@@ -30,7 +30,10 @@ from .torch_ops import attention
 
 __all__ = ["NAME", "register", "attention_forward", "band_mask"]
 
-NAME = "sdpa_dialect"
+#: The attention implementation's name, without "sdpa" in it: transformers
+#: takes every name containing "sdpa" for PyTorch's SDPA and refuses it for
+#: models without SDPA support (gpt-oss).
+NAME = "dialect_attention"
 
 
 class _NotTheBand:

@@ -288,7 +288,7 @@ class HuggingFaceMaskTest(unittest.TestCase):
         class Layer:
             is_causal = True
 
-        with self.assertRaisesRegex(ValueError, "^dropout: sdpa_dialect has no attention "
+        with self.assertRaisesRegex(ValueError, "^dropout: dialect_attention has no attention "
                                                 "dropout, got 0.1$"):
             self.hf.attention_forward(Layer(), q, q, q, None, dropout=0.1)
         # Gemma 2's softcap goes through to the op (then the device check).
