@@ -56,6 +56,8 @@ def parse_args(argv=None):
     p.add_argument("--window", type=int, default=128)
     p.add_argument("--tol", type=float, default=0.15)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--init", type=float, default=0.1,
+                   help="the weights' standard deviation (initializer_range)")
     return p.parse_args(argv)
 
 
@@ -86,7 +88,7 @@ def main():
                           num_attention_heads=heads, num_key_value_heads=2, head_dim=64,
                           num_local_experts=2, num_experts_per_tok=2,
                           max_position_embeddings=4096, sliding_window=args.window,
-                          attention_dropout=0.0, initializer_range=0.1)
+                          attention_dropout=0.0, initializer_range=args.init)
     config._attn_implementation = "eager"
     base = GptOssForCausalLM(config).cuda().float()
     sinks = {n: p for n, p in base.named_parameters() if n.endswith("self_attn.sinks")}
