@@ -178,6 +178,9 @@ struct Backward {
   Value gradOutput, value;
   /// dQ, dK, dV as the graph computes them (in Q's, K's, V's type).
   Value gradQuery, gradKey, gradValue;
+  /// With sinks: their gradient as the graph computes it (in the sinks'
+  /// type), null if the graph computes none.
+  Value gradSinks;
 };
 
 /// Matches the gradient of the attention `info` whose dV product is `dv`

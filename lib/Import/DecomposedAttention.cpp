@@ -859,6 +859,8 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
       addSlice(plan.backward->gradQuery);
       addSlice(plan.backward->gradKey);
       addSlice(plan.backward->gradValue);
+      if (plan.backward->gradSinks)
+        addSlice(plan.backward->gradSinks);
     }
   }
 
@@ -873,14 +875,17 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
     SmallVector<Operation *> roots, gradRoots;
     if (plan.output)
       roots.push_back(current(replaced, plan.output).getDefiningOp());
-    Value gradOutput, grads[3];
+    Value gradOutput, grads[4];
     if (plan.backward) {
       gradOutput = current(replaced, plan.backward->gradOutput);
       grads[0] = current(replaced, plan.backward->gradQuery);
       grads[1] = current(replaced, plan.backward->gradKey);
       grads[2] = current(replaced, plan.backward->gradValue);
+      if (plan.backward->gradSinks)
+        grads[3] = current(replaced, plan.backward->gradSinks);
       for (Value grad : grads)
-        gradRoots.push_back(grad.getDefiningOp());
+        if (grad)
+          gradRoots.push_back(grad.getDefiningOp());
       roots.append(gradRoots);
     }
     if (llvm::is_contained(roots, nullptr)) {
@@ -892,9 +897,11 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
     if (info.sinks)
       forwardOperands.push_back(current(replaced, info.sinks));
     Operation *before = placement(forwardOperands, roots);
+    SmallVector<Value> gradOperands = {query, key, value, gradOutput};
+    if (info.sinks)
+      gradOperands.push_back(current(replaced, info.sinks));
     Operation *gradBefore =
-        plan.backward ? placement({query, key, value, gradOutput}, gradRoots)
-                      : nullptr;
+        plan.backward ? placement(gradOperands, gradRoots) : nullptr;
     if (!before || (plan.backward && !gradBefore)) {
       anchor->emitRemark("decomposed attention not imported: its operands "
                          "are not defined before its results are used");
@@ -935,7 +942,8 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
       rewriter.setInsertionPoint(gradBefore);
       grad = createAttentionGrad(rewriter, gradBefore->getLoc(), query, key,
                                  value, attention.getOutput(), gradOutput,
-                                 attention.getLse(), ValueRange(), spec);
+                                 attention.getLse(), ValueRange(), spec,
+                                 sinks);
       if (std::optional<std::string> problem = verifyQuietly(grad)) {
         rewriter.eraseOp(grad);
         rewriter.eraseOp(attention);
@@ -983,12 +991,20 @@ void import::importDecomposedAttention(RewriterBase &rewriter,
       grad.emitRemark("imported decomposed attention backward: dV = P^T dO, "
                       "dP = dO V^T, dS = P * (dP - rowsum(P * dP))")
           << (info.softcap ? " * (1 - tanh^2(S / c))" : "")
-          << ", dQ = scale dS K, dK = scale dS^T Q verified";
-      Value results[3] = {grad.getGradQuery(), grad.getGradKey(),
-                          grad.getGradValue()};
-      Value originals[3] = {plan.backward->gradQuery, plan.backward->gradKey,
-                            plan.backward->gradValue};
-      for (unsigned i = 0; i < 3; ++i) {
+          << ", dQ = scale dS K, dK = scale dS^T Q"
+          << (!info.sinks ? ""
+              : plan.backward->gradSinks
+                  ? ", dsink = -sum P_sink * rowsum(P * dP)"
+                  : " (the graph computes no sink gradient)")
+          << " verified";
+      Value results[4] = {grad.getGradQuery(), grad.getGradKey(),
+                          grad.getGradValue(), grad.getGradSinks()};
+      Value originals[4] = {plan.backward->gradQuery, plan.backward->gradKey,
+                            plan.backward->gradValue,
+                            plan.backward->gradSinks};
+      for (unsigned i = 0; i < 4; ++i) {
+        if (!grads[i])
+          continue;
         rewriter.replaceAllUsesWith(grads[i], results[i]);
         replaced[originals[i]] = results[i];
       }

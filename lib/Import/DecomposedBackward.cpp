@@ -19,6 +19,8 @@
 
 #include "Decomposed.h"
 
+#include "llvm/ADT/SetVector.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -193,7 +195,8 @@ public:
               const Labels &gradOutputLabels, std::string &why)
       : forward(forward), info(info), gradOutput(gradOutput),
         gradOutputLabels(gradOutputLabels), why(why),
-        headsKv(shapeOf(info.key)[info.layout == Layout::bshd ? 2 : 1]) {}
+        headsKv(shapeOf(info.key)[info.layout == Layout::bshd ? 2 : 1]),
+        seqKv(shapeOf(info.key)[info.layout == Layout::bshd ? 1 : 2]) {}
 
   FailureOr<GradNode> analyze(const Site &site) {
     auto key = site.key();
@@ -224,6 +227,9 @@ public:
 
   /// The V that dP = dO V^T reads (null until a dP is seen).
   Value value;
+  /// With sinks: the values over the keys and the sink column whose sink
+  /// column was sliced off (the extended dS, as JAX computes it).
+  llvm::SetVector<Value> sliced;
 
 private:
   FailureOr<GradNode> analyzeOp(const Site &site) {
@@ -326,6 +332,10 @@ private:
     }
     if (auto reduce = dyn_cast<shlo::ReduceOp>(op))
       return rowSum(site, reduce);
+    if (auto pad = dyn_cast<shlo::PadOp>(op))
+      return padSinkColumn(site, pad);
+    if (auto slice = dyn_cast<shlo::SliceOp>(op))
+      return sliceSinkColumn(site, slice);
     if (isa<shlo::SelectOp>(op))
       return masked(site);
     return fail("the gradient graph has a " +
@@ -362,6 +372,14 @@ private:
         labels.push_back(label);
     if (!overKeys)
       return GradNode{in->poly, labels, in->wild};
+    // With sinks a row atom sums over the keys and the sink column (as s
+    // does); over the keys alone only terms with dP, which is 0 on the
+    // sink column, sum to the same atom.
+    bool withoutSinkColumn = false;
+    if (info.sinks)
+      for (int64_t d : dims)
+        if (!in->wild && in->labels[d] == Dim::Skv)
+          withoutSinkColumn = inShape[d] == seqKv;
     Poly out;
     for (const auto &[m, c] : in->poly) {
       Monomial cell, row;
@@ -369,6 +387,9 @@ private:
         (isCellAtom(term.first) ? cell : row).push_back(term);
       if (cell.empty())
         return fail("the gradient sums a row value over the keys");
+      if (withoutSinkColumn && !hasGradProbs(m))
+        return fail("the gradient sums a term without dP over the keys "
+                    "without the sink column");
       out = add(out, Poly{{multiply(row, Monomial{{reducedAtom(cell), 1}}), c}});
     }
     return GradNode{out, labels};
@@ -450,6 +471,78 @@ private:
     return x;
   }
 
+  /// Whether every value of `m` is 0 where dP is: dP divides it.
+  static bool hasGradProbs(const Monomial &m) {
+    return llvm::any_of(m, [](auto term) {
+      return term.first == kGradProbs && term.second > 0;
+    });
+  }
+
+  /// The key dimension of `labels` if `shape` has `size` keys there.
+  static std::optional<unsigned> keyDim(const Labels &labels,
+                                        ArrayRef<int64_t> shape,
+                                        int64_t size) {
+    auto it = llvm::find(labels, Dim::Skv);
+    if (it == labels.end() || labels.size() != shape.size() ||
+        shape[it - labels.begin()] != size)
+      return std::nullopt;
+    return it - labels.begin();
+  }
+
+  /// With sinks, pad(x, 0) by one key at the end: x over the keys and the
+  /// sink column, exact if every term of x carries dP (the sink column's
+  /// dP is 0: the column is sliced off the probabilities).
+  FailureOr<GradNode> padSinkColumn(const Site &site, shlo::PadOp pad) {
+    if (!info.sinks)
+      return fail("the gradient graph has a stablehlo.pad");
+    FailureOr<GradNode> in = analyze(site.operand(0));
+    if (failed(in))
+      return failure();
+    std::optional<unsigned> dim =
+        in->wild ? std::nullopt
+                 : keyDim(in->labels, shapeOf(pad.getOperand()), seqKv);
+    if (!dim)
+      return fail("a pad in the gradient that is not over the keys");
+    for (unsigned d = 0, e = in->labels.size(); d < e; ++d)
+      if (pad.getEdgePaddingLow()[d] != 0 || pad.getInteriorPadding()[d] != 0 ||
+          pad.getEdgePaddingHigh()[d] != (d == *dim ? 1 : 0))
+        return fail("a pad in the gradient that does not add one key at the "
+                    "end (the sink column)");
+    Node zero = forward.analyze(site.operand(1));
+    if (zero.kind != Kind::Splat || zero.splat != 0)
+      return fail("a pad in the gradient whose value is not 0");
+    for (const auto &[m, c] : in->poly)
+      if (!hasGradProbs(m))
+        return fail("a pad to the sink column of a gradient term without "
+                    "dP");
+    return in;
+  }
+
+  /// With sinks, the keys [0, Skv) of a value over the keys and the sink
+  /// column (the extended dS): the same terms over the keys.
+  FailureOr<GradNode> sliceSinkColumn(const Site &site, shlo::SliceOp slice) {
+    if (!info.sinks)
+      return fail("the gradient graph has a stablehlo.slice");
+    FailureOr<GradNode> in = analyze(site.operand(0));
+    if (failed(in))
+      return failure();
+    ArrayRef<int64_t> from = shapeOf(slice.getOperand());
+    std::optional<unsigned> dim =
+        in->wild ? std::nullopt : keyDim(in->labels, from, seqKv + 1);
+    if (!dim)
+      return fail("a slice in the gradient that is not of the keys and the "
+                  "sink column");
+    for (unsigned d = 0, e = from.size(); d < e; ++d)
+      if (slice.getStartIndices()[d] != 0 || slice.getStrides()[d] != 1 ||
+          slice.getLimitIndices()[d] != (d == *dim ? seqKv : from[d]))
+        return fail("a slice in the gradient that is not the keys without "
+                    "the sink column");
+    if (!site.calls.empty())
+      return fail("the sink column is sliced off inside a called function");
+    sliced.insert(site.operand(0).value);
+    return in;
+  }
+
   /// dP = dO V^T: a product of dO with a key-shaped V over the head dim.
   FailureOr<GradNode> gradProbs(const Site &site, shlo::DotGeneralOp dot) {
     if (!site.calls.empty())
@@ -523,7 +616,7 @@ private:
   Value gradOutput;
   Labels gradOutputLabels;
   std::string &why;
-  int64_t headsKv;
+  int64_t headsKv, seqKv;
   unsigned depth = 0;
   std::map<SmallVector<const void *, 4>, std::optional<GradNode>> memo;
   std::map<Monomial, int> reduced;
@@ -612,6 +705,130 @@ FailureOr<Value> sumOverGroups(Matcher &matcher, Value grad,
   return broadcast.getResult();
 }
 
+/// The sinks' gradient as JAX computes it: the extended dS (over the keys
+/// and the sink column; its keys are the dS that `grad` matched) sliced to
+/// the sink column, dS[b, h, q, sink] = -P_sink * rowsum(P * dP), and summed
+/// over everything but the query head (the transpose of the sinks'
+/// broadcast) to an [Hq] value of the sinks' type: docs/Semantics.md §7's
+/// dsink. Returns that value, or null if the graph slices out no sink
+/// column (it computes no sink gradient); fails with `why` on any other
+/// form.
+FailureOr<Value> matchSinkGradient(Matcher &matcher, GradMatcher &grad,
+                                   const Info &info, const Poly &target,
+                                   std::string &why) {
+  auto fail = [&](const Twine &message) {
+    why = message.str();
+    return failure();
+  };
+  if (grad.sliced.size() != 1)
+    return fail(grad.sliced.empty()
+                    ? "dS is not sliced off a gradient over the keys and the "
+                      "sink column"
+                    : "dS is sliced off two different gradients over the "
+                      "keys and the sink column");
+  Value full = grad.sliced.front();
+  FailureOr<GradNode> node = grad.analyze(Site{full, {}});
+  if (failed(node))
+    return failure();
+  std::optional<double> c = proportional(node->poly, target);
+  if (!c)
+    return fail("the gradient over the keys and the sink column is not "
+                "P * (dP - rowsum(P * dP))");
+  ArrayRef<int64_t> fullShape = shapeOf(full);
+  unsigned keyDim = llvm::find(node->labels, Dim::Skv) - node->labels.begin();
+  shlo::SliceOp column;
+  for (Operation *user : full.getUsers()) {
+    auto slice = dyn_cast<shlo::SliceOp>(user);
+    if (!slice)
+      continue;
+    bool isColumn = true;
+    for (auto [d, size] : llvm::enumerate(fullShape))
+      isColumn &= slice.getStrides()[d] == 1 &&
+                  slice.getStartIndices()[d] == (d == keyDim ? size - 1 : 0) &&
+                  slice.getLimitIndices()[d] == size;
+    if (!isColumn)
+      continue;
+    if (column)
+      return fail("the sink column of dS is sliced out twice");
+    column = slice;
+  }
+  if (!column)
+    return Value();
+
+  // Sum over the batch and the query rows, through shape ops, to [Hq].
+  auto notSummed = [&](const Twine &detail) {
+    return fail("the sinks' gradient is not the sink column of dS summed "
+                "over the batch and the query rows: " +
+                detail);
+  };
+  Value value = column.getResult();
+  Labels labels = node->labels;
+  labels[keyDim] = Dim::Unit;
+  double factor = *c;
+  int64_t headsKv = shapeOf(info.key)[info.layout == Layout::bshd ? 2 : 1];
+  auto isHead = [](Dim d) { return d == Dim::H || d == Dim::G; };
+  for (unsigned steps = 0;; ++steps) {
+    if (value.getType() == info.sinks.getType() && labels.size() == 1 &&
+        isHead(labels[0]))
+      break;
+    if (steps >= kMaxGraphDepth || !value.hasOneUse())
+      return notSummed("it has no single use on the way");
+    Operation *user = *value.user_begin();
+    if (user->getNumResults() != 1)
+      return notSummed("it reaches a " + user->getName().getStringRef());
+    ArrayRef<int64_t> shape = shapeOf(value);
+    Value next = user->getResult(0);
+    if (auto reduce = dyn_cast<shlo::ReduceOp>(user)) {
+      Node init = matcher.analyze(Site{reduce->getOperand(1), {}});
+      if (reduce->getNumOperands() != 2 ||
+          reduce.getApplies() != "stablehlo.add" ||
+          reduce->getOperand(0) != value || init.kind != Kind::Splat ||
+          init.splat != 0)
+        return notSummed("a reduce that is not a sum from 0");
+      ArrayRef<int64_t> dims = reduce.getDimensions();
+      for (int64_t d : dims)
+        if (isHead(labels[d]) && shape[d] != 1)
+          return notSummed("a sum over the query heads");
+      Labels kept;
+      for (auto [d, label] : llvm::enumerate(labels))
+        if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+          kept.push_back(label);
+      labels = kept;
+    } else if (isa<shlo::ReshapeOp>(user)) {
+      std::optional<Labels> reshaped =
+          reshapeLabels(labels, shape, shapeOf(next), headsKv);
+      if (!reshaped)
+        return notSummed("a reshape that mixes dimensions");
+      labels = *reshaped;
+    } else if (auto transpose = dyn_cast<shlo::TransposeOp>(user)) {
+      labels = permuteLabels(labels, transpose.getPermutation());
+    } else if (isa<shlo::ConvertOp>(user)) {
+      if (!isa<FloatType>(getElementTypeOrSelf(next.getType())))
+        return notSummed("a convert to a non-float type");
+    } else if (auto broadcast = dyn_cast<shlo::BroadcastInDimOp>(user)) {
+      labels = broadcastLabels(labels, broadcast, shapeOf(next));
+      if (llvm::is_contained(labels, Dim::Star))
+        return notSummed("a broadcast that repeats it");
+    } else if (isa<shlo::MultiplyOp, shlo::DivideOp>(user)) {
+      bool divide = isa<shlo::DivideOp>(user);
+      unsigned other = user->getOperand(0) == value ? 1 : 0;
+      Node splat = matcher.analyze(Site{user->getOperand(other), {}});
+      if (splat.kind != Kind::Splat || (divide && other == 0) ||
+          user->getOperand(1 - other) != value ||
+          shapeOf(next) != shape || splat.splat == 0)
+        return notSummed("a product with a value that is not a constant");
+      factor = divide ? factor / splat.splat : factor * splat.splat;
+    } else {
+      return notSummed("it reaches a " + user->getName().getStringRef());
+    }
+    value = next;
+  }
+  if (!sameScale(factor, 1.0))
+    return fail("the sinks' gradient is scaled by " + std::to_string(factor) +
+                ", not 1");
+  return value;
+}
+
 } // namespace
 
 FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
@@ -622,9 +839,6 @@ FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
     why = message.str();
     return failure();
   };
-  // The sinks' gradient (grad_sinks) is not read from the graph yet.
-  if (info.sinks)
-    return fail("the backward of attention with sinks is not imported yet");
   int64_t headsKv = shapeOf(info.key)[info.layout == Layout::bshd ? 2 : 1];
   Type queryType = info.query.getType(), keyType = info.key.getType();
   Labels qLabels = queryLabels(info.layout, info.groups);
@@ -705,6 +919,9 @@ FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
                                             atom(kRowSum), atom(kRowSum)))),
                    atom(grad.reducedAtom(Monomial{{kExp, 1}, {kGradProbs, 1}}))),
           -1.0);
+  // The sink column's dS has no softcap factor: the sinks join the capped
+  // logits.
+  Poly sinkTarget = target;
   // Through the softcap c * tanh(S / c): the chain rule's c and 1 / c
   // cancel, and dS gains the factor 1 - t^2.
   if (info.softcap)
@@ -789,5 +1006,12 @@ FailureOr<Backward> import::matchBackward(Matcher &matcher, const Info &info,
   if (grad.value.getType() != keyType)
     return fail("dP = dO V^T reads a value not shaped like the key");
   result.value = grad.value;
+  if (info.sinks) {
+    FailureOr<Value> gradSinks =
+        matchSinkGradient(matcher, grad, info, sinkTarget, why);
+    if (failed(gradSinks))
+      return failure();
+    result.gradSinks = *gradSinks;
+  }
   return result;
 }

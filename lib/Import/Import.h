@@ -60,12 +60,14 @@ AttentionOp createAttention(OpBuilder &builder, Location loc, Value query,
                             Value key, Value value, ValueRange seqlens,
                             const AttentionSpec &spec, Value sinks = Value());
 
-/// Builds sdpa.attention_grad with `spec`.
+/// Builds sdpa.attention_grad with `spec` (and `sinks` with its grad_sinks
+/// result, if given).
 AttentionGradOp createAttentionGrad(OpBuilder &builder, Location loc,
                                     Value query, Value key, Value value,
                                     Value output, Value gradOutput, Value lse,
                                     ValueRange seqlens,
-                                    const AttentionSpec &spec);
+                                    const AttentionSpec &spec,
+                                    Value sinks = Value());
 
 /// Runs the verifier on `op` (just built by an importer) with its
 /// diagnostics captured: the first message if it fails, nullopt if valid.

@@ -128,11 +128,11 @@ AttentionOp import::createAttention(OpBuilder &builder, Location loc,
 AttentionGradOp import::createAttentionGrad(
     OpBuilder &builder, Location loc, Value query, Value key, Value value,
     Value output, Value gradOutput, Value lse, ValueRange seqlens,
-    const AttentionSpec &spec) {
+    const AttentionSpec &spec, Value sinks) {
   return AttentionGradOp::create(
       builder, loc, query.getType(), key.getType(), value.getType(),
-      /*grad_sinks=*/Type(), query, key, value, output, gradOutput, lse,
-      seqlens, /*sinks=*/Value(),
+      /*grad_sinks=*/sinks ? sinks.getType() : Type(), query, key, value,
+      output, gradOutput, lse, seqlens, sinks,
       BandAttr::get(builder.getContext(), spec.band),
       scaleAttr(builder, spec.scale), softcapAttr(builder, spec.softcap),
       spec.layout, ScheduleAttr(), spec.deterministic);
