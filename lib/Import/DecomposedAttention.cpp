@@ -116,6 +116,15 @@ Value sinkColumn(shlo::ConcatenateOp concat, const Labels &labels,
   return column;
 }
 
+/// `in` carried on by the op at `site` as a new chain of `kind`: the origin
+/// is that op and the division by a constant, if any, is behind it.
+Node restarted(Node in, Kind kind, const Site &site) {
+  in.kind = kind;
+  in.origin = site;
+  in.divided.reset();
+  return in;
+}
+
 /// A copy of `node` whose info records the unsupported `feature`.
 Node withUnsupported(Node node, StringRef feature) {
   auto info = std::make_shared<Info>(*node.info);
@@ -283,10 +292,7 @@ Node Matcher::analyzeOp(const Site &site) {
     if (!isScoreKind(logits.kind) && logits.kind != Kind::Masked)
       return {};
     // The sinks join the logits as they stand: no scale, cap or mask after.
-    Node sunk = logits;
-    sunk.kind = Kind::Masked;
-    sunk.origin = site;
-    sunk.divided.reset();
+    Node sunk = restarted(logits, Kind::Masked, site);
     std::string why;
     Value sinks = sinkColumn(concat, logits.labels, why);
     auto info = std::make_shared<Info>(*logits.info);
@@ -419,10 +425,7 @@ Node Matcher::analyzeOp(const Site &site) {
     Node in = analyze(site.operand(0));
     if (!isScoreKind(in.kind) && in.kind != Kind::Tanh)
       return {};
-    Node modified = in;
-    modified.kind = Kind::Scaled;
-    modified.origin = site;
-    modified.divided.reset();
+    Node modified = restarted(in, Kind::Scaled, site);
     return withUnsupported(modified, "the scores go through " + name.str() +
                                          ", which sdpa.attention has no "
                                          "modifier for");
