@@ -768,8 +768,9 @@ FailureOr<Value> matchSinkGradient(Matcher &matcher, GradMatcher &grad,
   int64_t headsKv = shapeOf(info.key)[info.layout == Layout::bshd ? 2 : 1];
   auto isHead = [](Dim d) { return d == Dim::H || d == Dim::G; };
   for (unsigned steps = 0;; ++steps) {
+    // (A single query head is labelled as a size-1 dimension.)
     if (value.getType() == info.sinks.getType() && labels.size() == 1 &&
-        isHead(labels[0]))
+        (isHead(labels[0]) || shapeOf(value)[0] == 1))
       break;
     if (steps >= kMaxGraphDepth || !value.hasOneUse())
       return notSummed("it has no single use on the way");
