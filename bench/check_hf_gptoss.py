@@ -3,7 +3,7 @@
 
 A small GptOssForCausalLM (transformers' own class; 2 layers, sliding then
 full as `layer_types` alternates them, 4 query and 2 kv heads of dim 64,
-sliding_window 128, 2 experts both routed, random weights of std 0.1, bf16)
+sliding_window 128, 2 experts both routed, random weights of std --init, default 0.02, bf16)
 is run on a batch of 2 x 512 random tokens. Every layer's `sinks` parameter
 (one logit per query head, which transformers passes to the attention
 function as `s_aux`) is set to -2 .. 6 across the heads, so that the sinks
@@ -23,12 +23,12 @@ differ from the one with sinks by more than ours does.
 Kernels come from --kernels (a prebuilt set, sdpa.kernels: its gpt-oss sinks
 kernels) or the cache. Prints one line per check; exits 1 on any failure.
 
-Measured 2026-12-02 (H200, torch 2.11, transformers 5.17): the op ran the
-sinks kernels of both bands and ours is within 2x of eager bf16 everywhere
-(logits 3.6e-1 vs 3.5e-1, worst gradient 2.1 vs 1.1, sinks gradients 1.5e-1
-vs 1.0e-1), but eager bf16 itself is that far from float32 on this random
-model, so the --tol cap and the control (7.8e-1 vs ours 3.6e-1) fail: the
-model's limits are not calibrated yet (a smaller init or fewer experts).
+Measured 2026-12-02 (H200, torch 2.11, transformers 5.17): at std 0.1
+eager bf16 itself was far from float32 (logits 3.5e-1, worst gradient
+1.1), so the --tol cap and the control failed while ours stayed within 2x
+of eager bf16; at std 0.02 (transformers' default) every check passes:
+logits 9.9e-3 (eager bf16 9.1e-3), worst gradient 1.0e-1 (1.0e-1), sinks
+gradients 1.8e-2 (4.8e-2), the control 8.1e-1 off.
 
     python3 bench/check_hf_gptoss.py --kernels .artifacts/sdpa-kernels
 """
@@ -56,7 +56,7 @@ def parse_args(argv=None):
     p.add_argument("--window", type=int, default=128)
     p.add_argument("--tol", type=float, default=0.15)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--init", type=float, default=0.1,
+    p.add_argument("--init", type=float, default=0.02,
                    help="the weights' standard deviation (initializer_range)")
     return p.parse_args(argv)
 
