@@ -38,7 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 
-from check_hf_mistral import compare, rel, run  # noqa: E402
+from check_hf_mistral import Report, compare, rel, run, start  # noqa: E402
 
 CAP = 50.0
 
@@ -56,23 +56,11 @@ def parse_args(argv=None):
 
 def main():
     args = parse_args()
-    if args.kernels:
-        os.environ["SDPA_KERNEL_PATH"] = os.path.abspath(args.kernels)
-    import torch
-    import transformers
+    torch, name = start(args)
     from transformers import Gemma2Config, Gemma2ForCausalLM
-
-    import sdpa.hf
     from sdpa import torch_ops
     from sdpa.config import select
-    print(f"torch {torch.__version__}, transformers {transformers.__version__}", flush=True)
-    name = sdpa.hf.register()
-    failed = 0
-
-    def report(check, ok, detail):
-        nonlocal failed
-        failed += 0 if ok else 1
-        print(f"{'PASS' if ok else 'FAIL'} {check}: {detail}", flush=True)
+    report = Report("check_hf_gemma2")
 
     torch.manual_seed(args.seed)
     config = Gemma2Config(vocab_size=1000, hidden_size=256, intermediate_size=512,
@@ -127,8 +115,7 @@ def main():
     report("control", e_control > 4 * e_ours[0],
            f"the model without its cap is {e_control:.2e} off (ours {e_ours[0]:.2e}): the "
            "cap matters")
-    print(f"check_hf_gemma2: {'all passed' if not failed else f'{failed} failed'}")
-    return 1 if failed else 0
+    return report.finish()
 
 
 if __name__ == "__main__":

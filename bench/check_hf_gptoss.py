@@ -43,7 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 
-from check_hf_mistral import compare, rel, run  # noqa: E402
+from check_hf_mistral import Report, compare, rel, run, start  # noqa: E402
 
 LAYER_TYPES = ("sliding_attention", "full_attention")
 
@@ -63,23 +63,11 @@ def parse_args(argv=None):
 
 def main():
     args = parse_args()
-    if args.kernels:
-        os.environ["SDPA_KERNEL_PATH"] = os.path.abspath(args.kernels)
-    import torch
-    import transformers
+    torch, name = start(args)
     from transformers import GptOssConfig, GptOssForCausalLM
-
-    import sdpa.hf
     from sdpa import torch_ops
     from sdpa.config import select
-    print(f"torch {torch.__version__}, transformers {transformers.__version__}", flush=True)
-    name = sdpa.hf.register()
-    failed = 0
-
-    def report(check, ok, detail):
-        nonlocal failed
-        failed += 0 if ok else 1
-        print(f"{'PASS' if ok else 'FAIL'} {check}: {detail}", flush=True)
+    report = Report("check_hf_gptoss")
 
     torch.manual_seed(args.seed)
     heads = 4
@@ -142,8 +130,7 @@ def main():
     report("control", e_control > 4 * e_ours[0],
            f"the model without sinks is {e_control:.2e} off (ours {e_ours[0]:.2e}): the "
            "sinks matter")
-    print(f"check_hf_gptoss: {'all passed' if not failed else f'{failed} failed'}")
-    return 1 if failed else 0
+    return report.finish()
 
 
 if __name__ == "__main__":

@@ -63,23 +63,41 @@ def compare(a, b):
     return rel(a[0], b[0]), rel(a[1].reshape(1), b[1].reshape(1)), worst
 
 
-def main():
-    args = parse_args()
+class Report:
+    """A check script's PASS/FAIL lines; `failed` counts the failures."""
+
+    def __init__(self, script):
+        self.script, self.failed = script, 0
+
+    def __call__(self, check, ok, detail):
+        self.failed += 0 if ok else 1
+        print(f"{'PASS' if ok else 'FAIL'} {check}: {detail}", flush=True)
+
+    def finish(self):
+        """Prints the verdict; the exit status."""
+        print(f"{self.script}: {'all passed' if not self.failed else f'{self.failed} failed'}")
+        return 1 if self.failed else 0
+
+
+def start(args):
+    """What every Hugging Face check does first: the prebuilt kernels of
+    --kernels first on SDPA_KERNEL_PATH, the versions printed, sdpa.hf
+    registered. Returns (torch, the implementation's name)."""
     if args.kernels:
         os.environ["SDPA_KERNEL_PATH"] = os.path.abspath(args.kernels)
     import torch
     import transformers
-    from transformers import MistralConfig, MistralForCausalLM
 
     import sdpa.hf
     print(f"torch {torch.__version__}, transformers {transformers.__version__}", flush=True)
-    name = sdpa.hf.register()
-    failed = 0
+    return torch, sdpa.hf.register()
 
-    def report(check, ok, detail):
-        nonlocal failed
-        failed += 0 if ok else 1
-        print(f"{'PASS' if ok else 'FAIL'} {check}: {detail}", flush=True)
+
+def main():
+    args = parse_args()
+    torch, name = start(args)
+    from transformers import MistralConfig, MistralForCausalLM
+    report = Report("check_hf_mistral")
 
     torch.manual_seed(args.seed)
     config = MistralConfig(vocab_size=1000, hidden_size=256, intermediate_size=512,
@@ -127,8 +145,7 @@ def main():
         report("padding", False, "a padded batch ran")
     except ValueError as e:
         report("padding", "attention_mask has padding" in str(e), f"refused: {e}")
-    print(f"check_hf_mistral: {'all passed' if not failed else f'{failed} failed'}")
-    return 1 if failed else 0
+    return report.finish()
 
 
 if __name__ == "__main__":
