@@ -51,6 +51,8 @@ def parse_args(argv=None):
     p.add_argument("--boost", type=float, default=3.0)
     p.add_argument("--tol", type=float, default=0.15)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--init", type=float, default=0.1,
+                   help="the weights' standard deviation (initializer_range)")
     return p.parse_args(argv)
 
 
@@ -68,7 +70,7 @@ def main():
                           num_attention_heads=4, num_key_value_heads=2, head_dim=256,
                           query_pre_attn_scalar=256, max_position_embeddings=8192,
                           sliding_window=4096, attn_logit_softcapping=CAP,
-                          attention_dropout=0.0, initializer_range=0.1)
+                          attention_dropout=0.0, initializer_range=args.init)
     config._attn_implementation = "eager"
     base = Gemma2ForCausalLM(config).cuda().float()
     with torch.no_grad():
