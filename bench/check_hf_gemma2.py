@@ -28,7 +28,6 @@ the model's limits are not calibrated yet.
     python3 bench/check_hf_gemma2.py --kernels .artifacts/sdpa-kernels
 """
 
-import argparse
 import copy
 import os
 import sys
@@ -38,19 +37,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 
-from check_hf_mistral import Report, compare, rel, run, start  # noqa: E402
+from check_hf_mistral import (  # noqa: E402
+    Report, arguments, check_against_eager, rel, run, start, use_implementation)
 
 CAP = 50.0
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--kernels", help="a prebuilt kernel set (put first on SDPA_KERNEL_PATH)")
-    p.add_argument("--seq", type=int, default=512)
-    p.add_argument("--batch", type=int, default=2)
+    p = arguments(__doc__.split("\n")[0])
     p.add_argument("--boost", type=float, default=3.0)
-    p.add_argument("--tol", type=float, default=0.15)
-    p.add_argument("--seed", type=int, default=0)
     p.add_argument("--init", type=float, default=0.1,
                    help="the weights' standard deviation (initializer_range)")
     return p.parse_args(argv)
@@ -85,11 +80,7 @@ def main():
         for mod in m.modules():  # the layers keep the config's cap
             if hasattr(mod, "attn_logit_softcapping"):
                 mod.attn_logit_softcapping = cap
-        if hasattr(m, "set_attn_implementation"):
-            m.set_attn_implementation(impl)
-        else:
-            m.config._attn_implementation = impl
-        return m
+        return use_implementation(m, impl)
 
     t0 = time.monotonic()
     ref = run(variant("eager", torch.float32), ids)
@@ -98,17 +89,8 @@ def main():
     ours = run(variant(name, torch.bfloat16), ids)
     used = sorted(cfg.key for cfg in torch_ops._artifacts)
     nocap = run(variant("eager", torch.float32, None), ids)
-    e_ours, e_eager = compare(ours, ref), compare(eager, ref)
+    e_ours = check_against_eager(report, args.tol, ours, eager, ref, time.monotonic() - t0)
     e_control = rel(nocap[0], ref[0])
-    print(f"vs float32 eager (logits, loss, worst gradient): ours {e_ours[0]:.2e} "
-          f"{e_ours[1]:.2e} {e_ours[2]:.2e}; eager bf16 {e_eager[0]:.2e} {e_eager[1]:.2e} "
-          f"{e_eager[2]:.2e}; ours vs eager bf16 "
-          + " ".join(f"{x:.2e}" for x in compare(ours, eager))
-          + f" ({time.monotonic() - t0:.1f} s)", flush=True)
-    report("forward", e_ours[0] <= args.tol and e_ours[0] <= 2 * e_eager[0] + 1e-3,
-           f"logits {e_ours[0]:.2e} (eager bf16 {e_eager[0]:.2e})")
-    report("gradients", e_ours[2] <= args.tol and e_ours[2] <= 2 * e_eager[2] + 1e-3,
-           f"worst parameter gradient {e_ours[2]:.2e} (eager bf16 {e_eager[2]:.2e})")
     want = [select(d, "bf16", 256, left, 0, scale=0.0625, softcap=CAP).key
             for left in (4095, None) for d in ("forward", "backward")]
     report("layers", sorted(want) == used,

@@ -33,7 +33,6 @@ gradients 1.8e-2 (4.8e-2), the control 8.1e-1 off.
     python3 bench/check_hf_gptoss.py --kernels .artifacts/sdpa-kernels
 """
 
-import argparse
 import copy
 import os
 import sys
@@ -43,19 +42,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 
-from check_hf_mistral import Report, compare, rel, run, start  # noqa: E402
+from check_hf_mistral import (  # noqa: E402
+    Report, arguments, check_against_eager, rel, run, start, use_implementation)
 
 LAYER_TYPES = ("sliding_attention", "full_attention")
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--kernels", help="a prebuilt kernel set (put first on SDPA_KERNEL_PATH)")
-    p.add_argument("--seq", type=int, default=512)
-    p.add_argument("--batch", type=int, default=2)
+    p = arguments(__doc__.split("\n")[0])
     p.add_argument("--window", type=int, default=128)
-    p.add_argument("--tol", type=float, default=0.15)
-    p.add_argument("--seed", type=int, default=0)
     p.add_argument("--init", type=float, default=0.02,
                    help="the weights' standard deviation (initializer_range)")
     return p.parse_args(argv)
@@ -92,11 +87,7 @@ def main():
                 for n, p in m.named_parameters():
                     if n in sinks:
                         p.fill_(sink_value)
-        if hasattr(m, "set_attn_implementation"):
-            m.set_attn_implementation(impl)
-        else:
-            m.config._attn_implementation = impl
-        return m
+        return use_implementation(m, impl)
 
     t0 = time.monotonic()
     ref = run(variant("eager", torch.float32), ids)
@@ -105,19 +96,10 @@ def main():
     ours = run(variant(name, torch.bfloat16), ids)
     used = sorted(cfg.key for cfg in torch_ops._artifacts)
     nosinks = run(variant("eager", torch.float32, -1e4), ids)
-    e_ours, e_eager = compare(ours, ref), compare(eager, ref)
+    e_ours = check_against_eager(report, args.tol, ours, eager, ref, time.monotonic() - t0)
     s_ours = max(rel(ours[2][n], ref[2][n]) for n in sinks)
     s_eager = max(rel(eager[2][n], ref[2][n]) for n in sinks)
     e_control = rel(nosinks[0], ref[0])
-    print(f"vs float32 eager (logits, loss, worst gradient, worst sinks gradient): ours "
-          f"{e_ours[0]:.2e} {e_ours[1]:.2e} {e_ours[2]:.2e} {s_ours:.2e}; eager bf16 "
-          f"{e_eager[0]:.2e} {e_eager[1]:.2e} {e_eager[2]:.2e} {s_eager:.2e}; ours vs eager "
-          "bf16 " + " ".join(f"{x:.2e}" for x in compare(ours, eager))
-          + f" ({time.monotonic() - t0:.1f} s)", flush=True)
-    report("forward", e_ours[0] <= args.tol and e_ours[0] <= 2 * e_eager[0] + 1e-3,
-           f"logits {e_ours[0]:.2e} (eager bf16 {e_eager[0]:.2e})")
-    report("gradients", e_ours[2] <= args.tol and e_ours[2] <= 2 * e_eager[2] + 1e-3,
-           f"worst parameter gradient {e_ours[2]:.2e} (eager bf16 {e_eager[2]:.2e})")
     grads_ok = all(ours[2][n].dtype == torch.bfloat16 for n in sinks)
     report("sinks gradients", grads_ok and s_ours <= args.tol and s_ours <= 2 * s_eager + 1e-3,
            f"worst of {len(sinks)} layers' sinks gradients {s_ours:.2e} (eager bf16 "

@@ -32,15 +32,47 @@ sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 
 
-def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def arguments(description):
+    """The parser with the options every Hugging Face check takes."""
+    p = argparse.ArgumentParser(description=description)
     p.add_argument("--kernels", help="a prebuilt kernel set (put first on SDPA_KERNEL_PATH)")
     p.add_argument("--seq", type=int, default=512)
     p.add_argument("--batch", type=int, default=2)
-    p.add_argument("--window", type=int, default=128)
     p.add_argument("--tol", type=float, default=0.15)
     p.add_argument("--seed", type=int, default=0)
+    return p
+
+
+def parse_args(argv=None):
+    p = arguments(__doc__.split("\n")[0])
+    p.add_argument("--window", type=int, default=128)
     return p.parse_args(argv)
+
+
+def use_implementation(model, impl):
+    """`model` with attention implementation `impl` (transformers 4.5x and 5.x)."""
+    if hasattr(model, "set_attn_implementation"):
+        model.set_attn_implementation(impl)
+    else:
+        model.config._attn_implementation = impl
+    return model
+
+
+def check_against_eager(report, tol, ours, eager, ref, elapsed):
+    """Prints ours' and eager bf16's errors against float32 eager and reports
+    the forward and the gradients: ours within `tol` and within 2x (+1e-3) of
+    eager bf16's own error. Returns ours' (logits, loss, worst gradient)."""
+    e_ours, e_eager = compare(ours, ref), compare(eager, ref)
+    print(f"vs float32 eager (logits, loss, worst gradient): ours {e_ours[0]:.2e} "
+          f"{e_ours[1]:.2e} {e_ours[2]:.2e}; eager bf16 {e_eager[0]:.2e} {e_eager[1]:.2e} "
+          f"{e_eager[2]:.2e}; ours vs eager bf16 "
+          + " ".join(f"{x:.2e}" for x in compare(ours, eager))
+          + f" ({elapsed:.1f} s)", flush=True)
+    report("forward", e_ours[0] <= tol and e_ours[0] <= 2 * e_eager[0] + 1e-3,
+           f"logits {e_ours[0]:.2e} (eager bf16 {e_eager[0]:.2e})")
+    report("gradients", e_ours[2] <= tol and e_ours[2] <= 2 * e_eager[2] + 1e-3,
+           f"worst parameter gradient {e_ours[2]:.2e} (eager bf16 {e_eager[2]:.2e})")
+    return e_ours
 
 
 def rel(x, ref):
@@ -112,28 +144,15 @@ def main():
     def variant(impl, dtype, window=args.window):
         m = copy.deepcopy(base).to(dtype)
         m.config.sliding_window = window
-        if hasattr(m, "set_attn_implementation"):
-            m.set_attn_implementation(impl)
-        else:
-            m.config._attn_implementation = impl
-        return m
+        return use_implementation(m, impl)
 
     t0 = time.monotonic()
     ref = run(variant("eager", torch.float32), ids)
     eager = run(variant("eager", torch.bfloat16), ids)
     ours = run(variant(name, torch.bfloat16), ids)
     nowin = run(variant("eager", torch.float32, None), ids)
-    e_ours, e_eager = compare(ours, ref), compare(eager, ref)
+    e_ours = check_against_eager(report, args.tol, ours, eager, ref, time.monotonic() - t0)
     e_control = rel(nowin[0], ref[0])
-    print(f"vs float32 eager (logits, loss, worst gradient): ours {e_ours[0]:.2e} "
-          f"{e_ours[1]:.2e} {e_ours[2]:.2e}; eager bf16 {e_eager[0]:.2e} {e_eager[1]:.2e} "
-          f"{e_eager[2]:.2e}; ours vs eager bf16 "
-          + " ".join(f"{x:.2e}" for x in compare(ours, eager))
-          + f" ({time.monotonic() - t0:.1f} s)", flush=True)
-    report("forward", e_ours[0] <= args.tol and e_ours[0] <= 2 * e_eager[0] + 1e-3,
-           f"logits {e_ours[0]:.2e} (eager bf16 {e_eager[0]:.2e})")
-    report("gradients", e_ours[2] <= args.tol and e_ours[2] <= 2 * e_eager[2] + 1e-3,
-           f"worst parameter gradient {e_ours[2]:.2e} (eager bf16 {e_eager[2]:.2e})")
     report("control", e_control > 4 * e_ours[0],
            f"the unwindowed model is {e_control:.2e} off (ours {e_ours[0]:.2e}): the window "
            "matters at this length")
