@@ -8,6 +8,9 @@
 # are replayed first.
 #   SDPA_FUZZ_SCALE  multiplies every run budget (default 1; 0.1 for a smoke run)
 #   SDPA_FUZZ_JOBS   ninja -j for the build (default 2)
+#   SDPA_FUZZ_RUNS   every run target's run count, replacing the budgets below
+#                    (a campaign: SDPA_FUZZ_RUNS=1000000)
+#   SDPA_FUZZ_ONLY   the targets to run, space-separated (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -66,7 +69,8 @@ run_fuzzer() {
   local flags=()
   while [ "$1" != "--" ]; do flags+=("$1"); shift; done
   shift
-  runs=$(python3 -c "print(max(1, int($runs * $scale)))")
+  case " ${SDPA_FUZZ_ONLY:-$target} " in *" $target "*) ;; *) return 0 ;; esac
+  runs=${SDPA_FUZZ_RUNS:-$(python3 -c "print(max(1, int($runs * $scale)))")}
   local bin=$build/bin/$target log=$work/$target.log
   local regressions=$root/fuzz/regressions/$target
   if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
