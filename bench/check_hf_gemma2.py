@@ -4,26 +4,32 @@
 A small Gemma2ForCausalLM (transformers' own class; 2 layers, sliding then
 full, 4 query and 2 kv heads of dim 256, query_pre_attn_scalar 256 (scale
 1/16), sliding_window 4096, attn_logit_softcapping 50, random weights of std
-0.1, bf16) is run on a batch of 2 x 512 random tokens; its q_proj and k_proj
-weights are multiplied by --boost (3: scores 9x larger) so that the cap 50
-is reached. Logits, loss and, after loss.backward(), every parameter's
-gradient with attn_implementation "dialect_attention" (sdpa.hf.register(): our
-kernels with softcap 50, d 256 both ways) and with "eager" (transformers'
-attention: scores capped as 50 tanh(s / 50), masked, softmax). Both are
-compared with the same model in float32 (eager) as max|x - ref| / max|ref|:
-ours must be within 2x (+1e-3) of eager bf16's own error and within --tol.
-Checked too: the op ran the softcap kernels of both layers (window 4095 and
-causal), and a control: the float32 model without its cap must differ from
-the capped one by more than ours does.
+--init (0.02), bf16) is run on a batch of 2 x 512 random tokens; its q_proj
+and k_proj weights are multiplied by --boost (30: scores of standard
+deviation about 0.1 * 30^2 = 90 before the cap) so that the cap 50 is what
+shapes the softmax. Logits, loss and, after loss.backward(), every
+parameter's gradient with attn_implementation "dialect_attention"
+(sdpa.hf.register(): our kernels with softcap 50, d 256 both ways) and with
+"eager" (transformers' attention: scores capped as 50 tanh(s / 50), masked,
+softmax). Both are compared with the same model in float32 (eager) as
+max|x - ref| / max|ref|: ours must be within 2x (+1e-3) of eager bf16's own
+error and within --tol. Checked too: the op ran the softcap kernels of both
+layers (window 4095 and causal), and a control: the float32 model without
+its cap must differ from the capped one by more than 4x what ours does, so
+the forward check tells a kernel that ignores the cap apart.
 
-Kernels come from --kernels (a prebuilt set, sdpa.kernels: its Gemma 2
-kernels) or the cache. Prints one line per check; exits 1 on any failure.
+Why --tol is 1 here (0.15 for Mistral and gpt-oss): scores that reach the
+cap make this random model's softmax nearly one-hot, and eager bf16 (which
+rounds the scores to bf16 before the softmax) is itself 0.3 off float32 in
+the logits and 0.9 in the worst gradient. The limits that tell a wrong
+kernel apart are the 2x-of-eager rule and the control.
 
-Measured 2026-12-02 (H200, torch 2.11, transformers 5.17), boost 1.5 to 3:
-the op ran the softcap kernels of both layers and ours is within 1.1x of
-eager bf16 (logits 1.9e-1 vs 1.9e-1), but eager bf16 itself is that far
-from float32 on this random model, so the --tol cap and the control fail:
-the model's limits are not calibrated yet.
+Measured 2026-12-02 (H200, torch 2.11, transformers 5.17, seed 0), init
+0.02: at boost 10 to 20 the cap's effect (0.45 to 1.1) is no larger than
+bf16's own error, so the control cannot pass; at boost 30 ours is 1.4e-1
+(eager bf16 3.1e-1) in the logits, 4.8e-1 (9.4e-1) in the worst gradient,
+and the model without its cap is 1.15 off. At init 0.1 or 0.05 eager bf16
+is 0.19 to 0.35 off in the logits and the cap changes less than that.
 
     python3 bench/check_hf_gemma2.py --kernels .artifacts/sdpa-kernels
 """
@@ -45,9 +51,10 @@ CAP = 50.0
 
 def parse_args(argv=None):
     p = arguments(__doc__.split("\n")[0])
-    p.add_argument("--boost", type=float, default=3.0)
-    p.add_argument("--init", type=float, default=0.1,
+    p.add_argument("--boost", type=float, default=30.0)
+    p.add_argument("--init", type=float, default=0.02,
                    help="the weights' standard deviation (initializer_range)")
+    p.set_defaults(tol=1.0)  # see the module's doc: eager bf16 is 0.3 to 0.9 off
     return p.parse_args(argv)
 
 
