@@ -40,12 +40,17 @@ BACKWARD = {
               (32, 128, False), (32, 64, True), (16, 64, True), (32, 128, True)],
 }
 # What the pipelines pick today (tile-q / tile-kv / warps as make_artifacts.py
-# compiles the benchmark's artifacts).
-DEFAULT = {("gpt-oss", "fwd"): "sweep_gptoss_fwd_q64k64w4",
-           ("heavy", "fwd"): "sweep_heavy_fwd_q64k32w4",
-           ("gpt-oss", "bwd"): "sweep_gptoss_bwd_q32k64_nd",
-           ("gpt-oss", "det"): "sweep_gptoss_bwd_q32k64_det",
-           ("heavy", "bwd"): "sweep_heavy_bwd_q32k64_nd",
+# compiles the benchmark's artifacts): the default tile rule of
+# lib/Analysis/KernelDefaults.cpp, from this sweep at b9a9aaf. gpt-oss (128
+# keys <= 512, d 64): forward 64x32 w4, backward 64x64 both dQ modes; heavy
+# (4096 keys, d 128): forward 128 rows and 8 warps at the key tile of 32 that
+# make_artifacts.py's bf16_d128_win4096 sets, backward 32x128 with atomic dQ,
+# deterministic 32x64 (as before).
+DEFAULT = {("gpt-oss", "fwd"): "sweep_gptoss_fwd_q64k32w4",
+           ("heavy", "fwd"): "sweep_heavy_fwd_q128k32w8",
+           ("gpt-oss", "bwd"): "sweep_gptoss_bwd_q64k64_nd",
+           ("gpt-oss", "det"): "sweep_gptoss_bwd_q64k64_det",
+           ("heavy", "bwd"): "sweep_heavy_bwd_q32k128_nd",
            ("heavy", "det"): "sweep_heavy_bwd_q32k64_det"}
 
 

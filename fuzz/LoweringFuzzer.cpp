@@ -154,22 +154,23 @@ PassOptions tiled(const LoweringOptions &o) {
 }
 
 LoweringOptions forwardOptions(size_t hash) {
-  // {tile-q, tile-kv, warps, stages}: the default, the other valid tilings,
-  // and three the lowering refuses (rows per warp not a multiple of 16,
-  // tile-kv not a multiple of 16, zero warps).
+  // {tile-q, tile-kv, warps, stages}: the default (0: the default tile
+  // rule), the other valid tilings, and three the lowering refuses (rows per
+  // warp not a multiple of 16, tile-kv not a multiple of 16, negative warps).
   static const int64_t choices[][4] = {
-      {64, 64, 4, 2},  {64, 64, 4, 2}, {64, 64, 4, 2}, {128, 64, 8, 2},
+      {0, 0, 0, 2},    {0, 0, 0, 2},   {64, 64, 4, 2}, {128, 64, 8, 2},
       {64, 32, 4, 1},  {32, 128, 2, 2}, {16, 16, 1, 1}, {128, 128, 4, 2},
       {64, 64, 4, 1},  {32, 64, 1, 2}, {64, 24, 4, 2}, {48, 64, 4, 2},
-      {64, 64, 0, 2},  {64, 64, 4, 3}, {128, 32, 8, 1}, {16, 64, 1, 2}};
+      {64, 64, -1, 2}, {64, 64, 4, 3}, {128, 32, 8, 1}, {16, 64, 1, 2}};
   const int64_t *c = choices[hash % 16];
   return {c[0], c[1], c[2], c[3], (hash >> 4) % 4 == 0 ? 0 : 3};
 }
 
 LoweringOptions backwardOptions(size_t hash) {
-  // {tile-q, tile-kv}: the default, other tilings, and refused ones.
+  // {tile-q, tile-kv}: the default (0: the default tile rule), other
+  // tilings, and refused ones.
   static const int64_t choices[][2] = {
-      {32, 64}, {32, 64}, {32, 64}, {64, 64}, {16, 128}, {16, 16},
+      {0, 0},   {0, 0},   {32, 64}, {64, 64}, {16, 128}, {16, 16},
       {32, 32}, {64, 128}, {128, 64}, {16, 24}, {128, 128}, {8, 64},
       {32, 64}, {64, 32}, {16, 64}, {32, 128}};
   const int64_t *c = choices[(hash >> 8) % 16];

@@ -6,10 +6,11 @@
 include "mlir/Pass/PassBase.td"
 
 defvar Sdpa_TileOptions = [
-  Option<"tileQ", "tile-q", "int64_t", /*default=*/"128",
-         "Query rows per tile (Tq)">,
-  Option<"tileKv", "tile-kv", "int64_t", /*default=*/"64",
-         "Keys per tile (Tk)">,
+  Option<"tileQ", "tile-q", "int64_t", /*default=*/"0",
+         "Query rows per tile (Tq; 0: the default tile rule of each op, "
+         "lib/Analysis/KernelDefaults.cpp)">,
+  Option<"tileKv", "tile-kv", "int64_t", /*default=*/"0",
+         "Keys per tile (Tk; 0: the default tile rule of each op)">,
 ];
 
 def SdpaDeriveBounds : Pass<"sdpa-derive-bounds"> {
@@ -29,6 +30,13 @@ def SdpaDeriveBounds : Pass<"sdpa-derive-bounds"> {
     With static sequence lengths the symbols are replaced by constants and
     dominated results are dropped. Lowerings turn the maps into
     `affine.max`/`affine.min` loop bounds.
+
+    A tile option left 0 (the default) takes, per op, the default tile rule
+    of `lib/Analysis/KernelDefaults.cpp` (docs/Semantics.md §3.1, from the
+    configuration sweep of bench/RESULTS.md): by direction, head dim, band
+    width `L + R + 1` (the key length for a one-sided band with static
+    lengths; wide when unknown) and dQ mode, the tiles the convert passes
+    would choose.
   }];
   let options = Sdpa_TileOptions;
   let dependentDialects = ["::mlir::affine::AffineDialect"];

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/DefaultTiles.h"
 #include "SdpaDialect/SdpaOps.h"
 #include "SdpaDialect/SdpaPasses.h"
 #include "SdpaDialect/Transforms/TileOptions.h"
@@ -24,9 +25,9 @@ struct DeriveBoundsPass
   void runOnOperation() override {
     if (failed(checkTileOptions(getOperation(), tileQ, tileKv)))
       return signalPassFailure();
-    TileShape tiles{tileQ, tileKv};
+    TileShape options{tileQ, tileKv};
     getOperation()->walk([&](AttentionOpInterface op) {
-      op.setScheduleAttr(deriveSchedule(op, tiles));
+      op.setScheduleAttr(deriveSchedule(op, resolveTiles(op, options)));
     });
   }
 };

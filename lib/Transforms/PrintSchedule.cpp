@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/DefaultTiles.h"
 #include "SdpaDialect/SdpaOps.h"
 #include "SdpaDialect/SdpaPasses.h"
 #include "SdpaDialect/Transforms/TileOptions.h"
@@ -118,7 +119,7 @@ struct PrintSchedulePass
   LogicalResult printOp(AttentionOpInterface op) {
     ScheduleAttr schedule = op.getScheduleAttr();
     if (!schedule)
-      schedule = deriveSchedule(op, TileShape{tileQ, tileKv});
+      schedule = deriveSchedule(op, resolveTiles(op, TileShape{tileQ, tileKv}));
     FailureOr<SmallVector<SeqLengths>> sequences = sequencesOf(op);
     if (failed(sequences))
       return failure();

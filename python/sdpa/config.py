@@ -221,10 +221,11 @@ class KernelConfig:
 
 
 def _tiles(direction, head_dim):
-    """(tile_q, tile_kv) of a configuration; None is the pipeline's default.
-    The forward from d = 128 up takes key tiles of 32 (at 64 its bf16 kernel
-    spills at d 128, and from d 160 the tiles do not fit shared memory); the
-    backward keeps its pipeline's defaults. These are the tiles
+    """(tile_q, tile_kv) of a configuration; None is the pipeline's default
+    (the default tile rule, lib/Analysis/KernelDefaults.cpp). The forward
+    from d = 128 up takes key tiles of 32 (at 64 x 64 its bf16 kernel spills
+    at d 128, and from d 160 the tiles do not fit shared memory), its query
+    tile and warps still the rule's; the backward keeps the rule's. These are the tiles
     bench/make_artifacts.py compiles and the GPU checks cover."""
     return (None, 32) if direction == "forward" and head_dim >= 128 else (None, None)
 

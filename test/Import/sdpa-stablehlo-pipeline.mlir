@@ -37,14 +37,15 @@
 // STEP: %[[B:.*]]:6 = stablehlo.custom_call @sdpa_backward(%[[Q]], %[[K]], %[[V]], %[[F]]#0, %{{.*}}, %[[F]]#1)
 // STEP-SAME: artifact = "{{.*}}step/sdpa_bwd_0", bottom_right = false, deterministic = false, kernel = "sdpa_bwd_main"
 /// Workspaces: dQ_accum [B, Hq, Sq, D], Delta [B, Hq, Sq], relay counters
-/// [B, Hq, 256 / 32].
-// STEP-SAME: -> (tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<2x16x256x64xf32>, tensor<2x16x256xf32>, tensor<2x16x8xi32>)
+/// [B, Hq, 256 / 64] (tile-q 64: the default tile rule for a band of 128
+/// keys at d 64).
+// STEP-SAME: -> (tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<2x16x256x64xf32>, tensor<2x16x256xf32>, tensor<2x16x4xi32>)
 // STEP: return
 // STEP-NOT: gpu.
 
 /// cuDNN's sliding_window_length = 128 is L = 127; JAX's layout is bshd.
 // BWD: direction backward
-// BWD: tile_q 32
+// BWD: tile_q 64
 // BWD-NEXT: tile_kv 64
 // BWD: band 127 0 top_left
 // BWD: kernel sdpa_bwd_main bwd_main

@@ -2,25 +2,26 @@
 // with a message that names the option (lib/Pipelines/PipelineOptions.cpp),
 // before any pass runs; each used to crash, hang or write a broken artifact.
 //
-// Tiles: 0 and negative sizes asserted in the schedule derivation or
-// divided by zero in the backward spec; 2^60 wrapped the shared-memory check.
-// RUN: not %sdpa_opt %s --sdpa-forward-pipeline="tile-q=0" 2>&1 | FileCheck %s --check-prefix=TILEQ0
-// TILEQ0: error: sdpa-forward-pipeline: expected tile-q in [1, 65536], got 0
+// Tiles: negative sizes asserted in the schedule derivation or divided by
+// zero in the backward spec (0 is unset: the default tile rule,
+// lib/Analysis/KernelDefaults.cpp); 2^60 wrapped the shared-memory check.
+// RUN: not %sdpa_opt %s --sdpa-forward-pipeline="tile-q=-1" 2>&1 | FileCheck %s --check-prefix=TILEQ0
+// TILEQ0: error: sdpa-forward-pipeline: expected tile-q in [0, 65536], got -1
 // RUN: not %sdpa_opt %s --sdpa-backward-pipeline="tile-kv=-64" 2>&1 | FileCheck %s --check-prefix=TILEKVNEG
-// TILEKVNEG: error: sdpa-backward-pipeline: expected tile-kv in [1, 65536], got -64
+// TILEKVNEG: error: sdpa-backward-pipeline: expected tile-kv in [0, 65536], got -64
 // RUN: not %sdpa_opt %s --sdpa-forward-pipeline="tile-q=1152921504606846976" 2>&1 | FileCheck %s --check-prefix=TILEHUGE
-// TILEHUGE: error: sdpa-forward-pipeline: expected tile-q in [1, 65536], got 1152921504606846976
-// RUN: not %sdpa_opt %s --sdpa-pipeline="backward-tile-q=0" 2>&1 | FileCheck %s --check-prefix=BWDTILE
-// BWDTILE: error: sdpa-pipeline: expected backward-tile-q in [1, 65536], got 0
+// TILEHUGE: error: sdpa-forward-pipeline: expected tile-q in [0, 65536], got 1152921504606846976
+// RUN: not %sdpa_opt %s --sdpa-pipeline="backward-tile-q=-16" 2>&1 | FileCheck %s --check-prefix=BWDTILE
+// BWDTILE: error: sdpa-pipeline: expected backward-tile-q in [0, 65536], got -16
 // RUN: not %sdpa_opt %s --sdpa-pipeline="backward-tile-kv=65537" 2>&1 | FileCheck %s --check-prefix=BWDTILEKV
-// BWDTILEKV: error: sdpa-pipeline: expected backward-tile-kv in [1, 65536], got 65537
+// BWDTILEKV: error: sdpa-pipeline: expected backward-tile-kv in [0, 65536], got 65537
 //
 // warps = 2^60 + 1 wrapped warps * 32 to 32 threads: a valid-looking
 // manifest for a kernel that never stores.
 // RUN: not %sdpa_opt %s --sdpa-forward-pipeline="warps=1152921504606846977" 2>&1 | FileCheck %s --check-prefix=WARPS
-// WARPS: error: sdpa-forward-pipeline: expected warps in [1, 32], got 1152921504606846977
-// RUN: not %sdpa_opt %s --sdpa-pipeline="warps=0" 2>&1 | FileCheck %s --check-prefix=WARPS0
-// WARPS0: error: sdpa-pipeline: expected warps in [1, 32], got 0
+// WARPS: error: sdpa-forward-pipeline: expected warps in [0, 32], got 1152921504606846977
+// RUN: not %sdpa_opt %s --sdpa-pipeline="warps=-1" 2>&1 | FileCheck %s --check-prefix=WARPS0
+// WARPS0: error: sdpa-pipeline: expected warps in [0, 32], got -1
 // RUN: not %sdpa_opt %s --sdpa-forward-pipeline="stages=4611686018427387904" 2>&1 | FileCheck %s --check-prefix=STAGES
 // STAGES: error: sdpa-forward-pipeline: expected stages in [1, 2], got 4611686018427387904
 //

@@ -10,20 +10,24 @@
 // CHECK-NOT: func.func
 
 /// The manifest follows docs/Artifact.md: the version line first, the ptx
-/// file second, then the kernel and its 23 parameters in order.
+/// file second, then the kernel and its 23 parameters in order. The tiles
+/// are the default tile rule's for a band of 128 keys (<= 512) at d 64:
+/// 64 x 32 with 4 warps (128 threads); shared memory holds Q (64 rows) and
+/// two stages of K and V (32 rows each) of 64 + 8 padded bf16 columns:
+/// (64 + 2 * 2 * 32) * 72 * 2 = 27648 bytes.
 // MANIFEST: sdpa-artifact 1
 // MANIFEST-NEXT: ptx gptoss.ptx
 // MANIFEST-NEXT: direction forward
 // MANIFEST-NEXT: dtype bf16
 // MANIFEST-NEXT: head_dim 64
 // MANIFEST-NEXT: tile_q 64
-// MANIFEST-NEXT: tile_kv 64
+// MANIFEST-NEXT: tile_kv 32
 // MANIFEST-NEXT: band 127 0 top_left
 // MANIFEST-NEXT: scale 0.125
 // MANIFEST-NEXT: varlen 0
 // MANIFEST-NEXT: kernel sdpa_fwd_0 forward
 // MANIFEST-NEXT: block 128 1 1
-// MANIFEST-NEXT: shared_bytes 46080
+// MANIFEST-NEXT: shared_bytes 27648
 // MANIFEST-NEXT: grid q_tiles heads_q batch
 // MANIFEST-NEXT: param q ptr
 // MANIFEST-NEXT: param k ptr
@@ -46,7 +50,7 @@
 // PTX-NEXT: .param .u64 {{.*}}sdpa_fwd_0_param_0,
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 
-/// 8 warps of 16 rows do not divide the pipeline's default 64-row tiles.
+/// 8 warps of 16 rows do not divide the default rule's 64-row tiles.
 // ERR: error: 'sdpa.attention' op expected schedule tile_q 64 to be a multiple of 16 * warps (128)
 
 func.func @gptoss(%q: tensor<2x16x?x64xbf16>, %k: tensor<2x16x?x64xbf16>, %v: tensor<2x16x?x64xbf16>)

@@ -5,9 +5,10 @@
 // RUN: not %sdpa_opt %s --sdpa-pipeline="backward-tile-q=24" 2>&1 | FileCheck %s --check-prefix=ERR
 
 /// A training step's attention in one module: the forward and its gradient.
-/// Each direction is lowered with its own tiles (forward 64 x 64, backward
-/// 32 x 64 by default), the host side is stripped, and both kernel modules
-/// are written as artifacts.
+/// Each direction is lowered with its own tiles (by default the default tile
+/// rule's for a band of 128 keys at d 64: forward 64 x 32, backward 64 x 64),
+/// the host side is stripped, and both kernel modules are written as
+/// artifacts. Under TILES the unset forward tile-kv still follows the rule.
 // CHECK: module attributes {gpu.container_module
 // CHECK-DAG: gpu.binary @sdpa_fwd_0
 // CHECK-DAG: gpu.binary @sdpa_bwd_0
@@ -15,15 +16,15 @@
 
 // FWD: direction forward
 // FWD: tile_q 64
-// FWD-NEXT: tile_kv 64
+// FWD-NEXT: tile_kv 32
 // FWD: band 127 0 top_left
 // BWD: direction backward
-// BWD: tile_q 32
+// BWD: tile_q 64
 // BWD-NEXT: tile_kv 64
 // BWD: band 127 0 top_left
 // BWD: deterministic 1
 
-// TILES-DAG: sdpa_fwd_0 = "sdpa-artifact 1\0Adirection forward\0Adtype bf16\0Ahead_dim 64\0Atile_q 128\0Atile_kv 64
+// TILES-DAG: sdpa_fwd_0 = "sdpa-artifact 1\0Adirection forward\0Adtype bf16\0Ahead_dim 64\0Atile_q 128\0Atile_kv 32
 // TILES-DAG: sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype bf16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 128
 
 /// The backward's tile checks still apply.

@@ -1,7 +1,8 @@
-// RUN: sdpa-opt %s -sdpa-derive-bounds -split-input-file | FileCheck %s
+// RUN: sdpa-opt %s -sdpa-derive-bounds="tile-q=128 tile-kv=64" -split-input-file | FileCheck %s
 // RUN: sdpa-opt %s -sdpa-derive-bounds="tile-q=64 tile-kv=32" -split-input-file | FileCheck %s --check-prefix=SMALL
 
-// Schedules are derived with the default tiles Tq = 128, Tk = 64. Begin maps
+// Schedules are derived with the tiles Tq = 128, Tk = 64 (pinned by the RUN
+// line; the default tiles are the rule of sdpa-derive-bounds-defaults.mlir). Begin maps
 // are max-maps, end maps min-maps; symbols are [Sq, Skv] (s0, s1).
 /// Full attention: every map has only its clamp; the turn is the key tile.
 // CHECK-LABEL: func @no_mask

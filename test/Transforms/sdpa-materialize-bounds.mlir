@@ -1,5 +1,5 @@
-// RUN: sdpa-opt %s -split-input-file -sdpa-derive-bounds -sdpa-materialize-bounds -verify-diagnostics | FileCheck %s
-// RUN: sdpa-opt %s -split-input-file -sdpa-derive-bounds -sdpa-materialize-bounds -canonicalize | FileCheck %s --check-prefix=CANON
+// RUN: sdpa-opt %s -split-input-file -sdpa-derive-bounds="tile-q=128 tile-kv=64" -sdpa-materialize-bounds -verify-diagnostics | FileCheck %s
+// RUN: sdpa-opt %s -split-input-file -sdpa-derive-bounds="tile-q=128 tile-kv=64" -sdpa-materialize-bounds -canonicalize | FileCheck %s --check-prefix=CANON
 
 /// The gpt-oss window (L = 127, Tq = 128, Tk = 64), dynamic S: the kernels'
 /// loop bounds as affine ops. The interior's begin merges its own max-map

@@ -36,15 +36,16 @@ inline std::string checkOptionRange(llvm::StringRef option, int64_t value,
 }
 
 /// A tile option (`tile-q`, `tile-kv`, `backward-tile-q`, ...):
-/// 1 <= value <= kMaxTileSize, the limit of the schedule's arithmetic.
+/// 0 <= value <= kMaxTileSize, the limit of the schedule's arithmetic; 0 is
+/// unset (the default tile rule, Analysis/KernelDefaults.h).
 inline std::string checkTileOption(llvm::StringRef option, int64_t value) {
-  return checkOptionRange(option, value, 1, kMaxTileSize);
+  return checkOptionRange(option, value, 0, kMaxTileSize);
 }
 
-/// The forward's `warps` (1 <= warps <= kMaxWarps, so warps * 32 threads
-/// fit a block) and `stages`.
+/// The forward's `warps` (0 <= warps <= kMaxWarps, so warps * 32 threads
+/// fit a block; 0: the default rule's) and `stages`.
 inline std::string checkForwardOptions(int64_t warps, int64_t stages) {
-  std::string error = checkOptionRange("warps", warps, 1, kMaxWarps);
+  std::string error = checkOptionRange("warps", warps, 0, kMaxWarps);
   if (error.empty())
     error = checkOptionRange("stages", stages, 1, kMaxStages);
   return error;

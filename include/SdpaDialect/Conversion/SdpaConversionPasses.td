@@ -33,7 +33,11 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
 
     `S' = Q K^T` reduces over `D / 16` k16 blocks, two per x4 K load (an
     odd count ends with one x2 load). The tile sizes are those of the op's
-    `schedule` (else `tile-q`, `tile-kv`); with `tile-q = 64` and 4 warps
+    `schedule` (else `tile-q`, `tile-kv`; each left 0, and `warps` left 0,
+    takes the default tile rule of `lib/Analysis/KernelDefaults.cpp`,
+    docs/Semantics.md §3.1: 64 x 32 with 4 warps for bands of at most 512
+    keys up to `D = 128`, 128 x 64 with 8 warps for wider bands at
+    `D = 97 ... 128`, else 64 x 64 with 4 warps); with `tile-q = 64` and 4 warps
     the kernel is free of spills at `tile-kv = 64` up to `D = 96`, 32 up
     to 176 and 16 from 192 (ptxas 13.0). The maps are always the symbolic ones of the band, so one
     kernel serves every sequence length. The kernel takes bare pointers
@@ -70,12 +74,15 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
                  --convert-sdpa-to-gpu="warps=4" in.mlir
   }];
   let options = [
-    Option<"tileQ", "tile-q", "int64_t", /*default=*/"64",
-           "Query rows per tile where the op has no schedule">,
-    Option<"tileKv", "tile-kv", "int64_t", /*default=*/"64",
-           "Keys per tile where the op has no schedule">,
-    Option<"warps", "warps", "int64_t", /*default=*/"4",
-           "Warps per block; each owns tile-q / warps rows (a multiple of 16)">,
+    Option<"tileQ", "tile-q", "int64_t", /*default=*/"0",
+           "Query rows per tile where the op has no schedule (0: the default "
+           "tile rule, lib/Analysis/KernelDefaults.cpp)">,
+    Option<"tileKv", "tile-kv", "int64_t", /*default=*/"0",
+           "Keys per tile where the op has no schedule (0: the default tile "
+           "rule)">,
+    Option<"warps", "warps", "int64_t", /*default=*/"0",
+           "Warps per block; each owns tile-q / warps rows (a multiple of 16; "
+           "0: the default tile rule's, 4 where tile-q is not the rule's)">,
     Option<"stages", "stages", "int64_t", /*default=*/"2",
            "Shared-memory stages of the K/V tiles (1: no prefetch, 2: double buffer)">,
     Option<"hostProgram", "host-program", "bool", /*default=*/"true",

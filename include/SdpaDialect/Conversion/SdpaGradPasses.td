@@ -58,7 +58,11 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     their relay counter. `delta` is `[Hq, T]` and `dq_accum` `[Hq, T, D]`
     (`T = cu_seqlens_q[N]`, one row per LSE entry), `relay_counters`
     `[N, Hq, ceil(seq_q / Tq)]`. The
-    tile sizes are those of the op's `schedule` (else `tile-q`, `tile-kv`);
+    tile sizes are those of the op's `schedule` (else `tile-q`, `tile-kv`;
+    each left 0 takes the default tile rule of
+    `lib/Analysis/KernelDefaults.cpp`, docs/Semantics.md §3.1: 64 x 64 for
+    bands of at most 512 keys up to `D = 96`, 32 x 128 for wider bands at
+    `D = 97 ... 128` with atomic dQ, else 32 x 64);
     the maps are always the symbolic ones of the band, so one module serves
     every sequence length. The op is replaced by its host program, as in
     `convert-sdpa-to-gpu`: buffers of the operands, dQ, dK, dV allocated with
@@ -77,11 +81,12 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
                  --convert-sdpa-grad-to-gpu in.mlir
   }];
   let options = [
-    Option<"tileQ", "tile-q", "int64_t", /*default=*/"32",
-           "Query rows per tile where the op has no schedule (32 keeps every "
-           "band's kernel free of spills at every head_dim of the table)">,
-    Option<"tileKv", "tile-kv", "int64_t", /*default=*/"64",
-           "Keys per tile (one warp per 16) where the op has no schedule">,
+    Option<"tileQ", "tile-q", "int64_t", /*default=*/"0",
+           "Query rows per tile where the op has no schedule (0: the default "
+           "tile rule, lib/Analysis/KernelDefaults.cpp)">,
+    Option<"tileKv", "tile-kv", "int64_t", /*default=*/"0",
+           "Keys per tile (one warp per 16) where the op has no schedule (0: "
+           "the default tile rule)">,
     Option<"hostProgram", "host-program", "bool", /*default=*/"true",
            "Replace each op by its host program (false: keep the op, tagged "
            "sdpa.kernel = @module, for sdpa-export-ffi-calls)">,

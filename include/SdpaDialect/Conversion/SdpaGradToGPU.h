@@ -23,7 +23,8 @@ namespace mlir::sdpa {
 
 /// Defaults of the backward lowering where the op does not fix them.
 struct BackwardKernelOptions {
-  TileShape tiles{32, 64};
+  /// 0: the default tile rule (resolveTiles).
+  TileShape tiles{0, 0};
 };
 
 /// Everything the backward kernels are specialized for. Sequence lengths

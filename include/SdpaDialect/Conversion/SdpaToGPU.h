@@ -23,8 +23,9 @@ namespace mlir::sdpa {
 
 /// Defaults of the lowering where the op does not fix them.
 struct ForwardKernelOptions {
-  TileShape tiles{64, 64};
-  int64_t warps = 4;
+  /// 0: the default tile rule (resolveTiles, resolveForwardWarps).
+  TileShape tiles{0, 0};
+  int64_t warps = 0;
   int64_t stages = 2;
 };
 

@@ -55,57 +55,66 @@ struct KernelPipelineOptions : public PassPipelineOptions<Derived> {
   }
 
 protected:
-  /// `tile-q` defaults to `defaultTileQ`; `tileKvHelp` (a string literal)
-  /// describes `tile-kv`, which defaults to 64.
-  KernelPipelineOptions(int64_t defaultTileQ, StringRef tileKvHelp)
-      : tileQ{*this, "tile-q", llvm::cl::desc("Query rows per tile"),
-              llvm::cl::init(defaultTileQ)},
+  /// `tileKvHelp` (a string literal) describes `tile-kv`. Both default to 0:
+  /// each op takes the default tile rule (lib/Analysis/KernelDefaults.cpp).
+  explicit KernelPipelineOptions(StringRef tileKvHelp)
+      : tileQ{*this, "tile-q",
+              llvm::cl::desc("Query rows per tile (0: the default tile rule, "
+                             "lib/Analysis/KernelDefaults.cpp)"),
+              llvm::cl::init(0)},
         tileKv{*this, "tile-kv", llvm::cl::desc(tileKvHelp),
-               llvm::cl::init(64)} {}
+               llvm::cl::init(0)} {}
 };
 
-/// sdpa-forward-pipeline: the tiles (64 x 64), warps and stages.
+/// sdpa-forward-pipeline: the tiles, warps and stages (0: the default tile
+/// rule).
 struct ForwardPipelineOptions
     : public KernelPipelineOptions<ForwardPipelineOptions> {
   ForwardPipelineOptions()
-      : KernelPipelineOptions(/*defaultTileQ=*/64, "Keys per tile") {}
+      : KernelPipelineOptions("Keys per tile (0: the default tile rule)") {}
 
-  Option<int64_t> warps{*this, "warps", llvm::cl::desc("Warps per block"),
-                        llvm::cl::init(4)};
+  Option<int64_t> warps{
+      *this, "warps",
+      llvm::cl::desc("Warps per block (0: the default tile rule's)"),
+      llvm::cl::init(0)};
   Option<int64_t> stages{*this, "stages",
                          llvm::cl::desc("Shared-memory stages of K/V"),
                          llvm::cl::init(2)};
 };
 
-/// sdpa-backward-pipeline: the tiles (32 x 64).
+/// sdpa-backward-pipeline: the tiles (0: the default tile rule).
 struct BackwardPipelineOptions
     : public KernelPipelineOptions<BackwardPipelineOptions> {
   BackwardPipelineOptions()
-      : KernelPipelineOptions(/*defaultTileQ=*/32,
-                              "Keys per tile (one warp per 16)") {}
+      : KernelPipelineOptions(
+            "Keys per tile (one warp per 16; 0: the default tile rule)") {}
 };
 
 /// sdpa-pipeline: `tile-q`, `tile-kv`, `warps`, `stages` are the forward's
 /// (as in sdpa-forward-pipeline); `backward-tile-q`, `backward-tile-kv` the
-/// backward's tiles (32 x 64, as in sdpa-backward-pipeline).
+/// backward's tiles (as in sdpa-backward-pipeline); 0: the default tile rule.
 struct AttentionPipelineOptions
     : public KernelPipelineOptions<AttentionPipelineOptions> {
   AttentionPipelineOptions()
-      : KernelPipelineOptions(/*defaultTileQ=*/64, "Keys per forward tile") {}
+      : KernelPipelineOptions(
+            "Keys per forward tile (0: the default tile rule)") {}
 
-  Option<int64_t> warps{*this, "warps",
-                        llvm::cl::desc("Warps per forward block"),
-                        llvm::cl::init(4)};
+  Option<int64_t> warps{
+      *this, "warps",
+      llvm::cl::desc("Warps per forward block (0: the default tile rule's)"),
+      llvm::cl::init(0)};
   Option<int64_t> stages{*this, "stages",
                          llvm::cl::desc("Shared-memory stages of K/V (forward)"),
                          llvm::cl::init(2)};
   Option<int64_t> backwardTileQ{
       *this, "backward-tile-q",
-      llvm::cl::desc("Query rows per backward tile"), llvm::cl::init(32)};
+      llvm::cl::desc("Query rows per backward tile (0: the default tile rule)"),
+      llvm::cl::init(0)};
   Option<int64_t> backwardTileKv{
       *this, "backward-tile-kv",
-      llvm::cl::desc("Keys per backward tile (one warp per 16)"),
-      llvm::cl::init(64)};
+      llvm::cl::desc(
+          "Keys per backward tile (one warp per 16; 0: the default tile rule)"),
+      llvm::cl::init(0)};
 };
 
 } // namespace mlir::sdpa

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SdpaDialect/Conversion/KernelSchema.h"
+#include "SdpaDialect/DefaultTiles.h"
 #include "SdpaDialect/Conversion/SdpaGradToGPU.h"
 #include "SdpaDialect/Utils/ScheduleBounds.h"
 
@@ -34,9 +35,10 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
                           headDimError))
     return op.emitOpError(headDimError);
 
-  spec.tiles = options.tiles;
   if (ScheduleAttr schedule = op.getScheduleAttr())
     spec.tiles = schedule.getTileShape();
+  else
+    spec.tiles = resolveTiles(op, options.tiles);
   TileShape tiles = spec.tiles;
   if (tiles.kv % sm80::kMmaM != 0 || tiles.kv > 8 * sm80::kMmaM)
     return op.emitOpError("expected schedule tile_kv to be 16, 32, 48, ... "

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SdpaDialect/Conversion/KernelSchema.h"
+#include "SdpaDialect/DefaultTiles.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
 #include "SdpaDialect/Utils/ScheduleBounds.h"
 
@@ -36,10 +37,11 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
                           headDimError))
     return op.emitOpError(headDimError);
 
-  spec.tiles = options.tiles;
   if (ScheduleAttr schedule = op.getScheduleAttr())
     spec.tiles = schedule.getTileShape();
-  spec.warps = options.warps;
+  else
+    spec.tiles = resolveTiles(op, options.tiles);
+  spec.warps = resolveForwardWarps(op, spec.tiles.q, options.warps);
   spec.stages = options.stages;
   // A quotient, not warps * 32: warps = 2^60 + 1 wrapped that to 32.
   if (spec.warps < 1 ||

@@ -1,0 +1,84 @@
+//===- KernelDefaults.h - Default tiles of the attention kernels -*- C++ -*-===//
+//
+// The one rule that picks tile-q, tile-kv and the forward's warps when a pass
+// or pipeline option leaves them 0 (unset): read by sdpa-derive-bounds, both
+// convert passes and every lowering pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_ANALYSIS_KERNELDEFAULTS_H
+#define SDPADIALECT_ANALYSIS_KERNELDEFAULTS_H
+
+#include "SdpaDialect/Analysis/Band.h"
+#include "SdpaDialect/Analysis/TileBounds.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir::sdpa {
+
+/// A band of at most this many keys per query row is narrow.
+constexpr int64_t kNarrowBandKeys = 512;
+
+/// The forward's warps when tile-q is not the rule's own (the fixed default
+/// before the rule).
+constexpr int64_t kFallbackForwardWarps = 4;
+
+/// The most keys one query row of `band` can see: left + right + 1 for a
+/// band bounded on both sides, else `seqKv` when the key length is static;
+/// nullopt (wide) when unbounded with a dynamic key length.
+std::optional<int64_t> getBandWidth(const Band &band,
+                                    std::optional<int64_t> seqKv);
+
+/// Whether a band of `width` keys (nullopt: unbounded or unknown) takes the
+/// narrow rule, width <= kNarrowBandKeys.
+inline bool isNarrowBand(std::optional<int64_t> width) {
+  return width && *width <= kNarrowBandKeys;
+}
+
+/// Tiles and warps of a forward kernel.
+struct ForwardDefaults {
+  TileShape tiles;
+  int64_t warps = kFallbackForwardWarps;
+};
+
+/// The default forward tiles, from the configuration sweep on an H200
+/// (bench/RESULTS.md, 2026-12-02 b9a9aaf; median ms, torch 2.11):
+///
+///   band <= 512 keys, head_dim <= 128   64 x 32, 4 warps
+///       gpt-oss (d 64, window 128) 16k/32k: 0.162/0.315 ms against
+///       0.170/0.330 at 64 x 64 (Flex 0.188/0.360)
+///   wider band, head_dim 97..128        128 x 64, 8 warps
+///       heavy (d 128, window 4096) 16k: 3.394 ms against 3.694 at 64 x 32
+///   otherwise                           64 x 64, 4 warps (as before)
+///
+/// Head dims above 128 keep 64 x 64: the sweep did not measure them, and the
+/// configurations that compile there pass smaller key tiles explicitly
+/// (shared memory, spills). The narrow rule stops at 128 for the same reason.
+ForwardDefaults getDefaultForwardTiles(int64_t headDim,
+                                       std::optional<int64_t> bandWidth);
+
+/// The forward's warps for a kernel of `tileQ` query rows: the rule's own
+/// when tileQ is the rule's tile-q, else kFallbackForwardWarps.
+inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
+                                      int64_t tileQ) {
+  return tileQ == rule.tiles.q ? rule.warps : kFallbackForwardWarps;
+}
+
+/// The default backward tiles, from the same sweep:
+///
+///   band <= 512 keys, head_dim <= 96          64 x 64
+///       gpt-oss fwd+bwd 16k: 1.174 ms against 1.185 at 32 x 64; the
+///       deterministic step 1.356/2.660 ms (16k/32k) against 1.417/2.775
+///   wider band, head_dim 97..128, atomic dQ   32 x 128
+///       heavy fwd+bwd 16k: 17.80 ms against 20.02 at 32 x 64
+///   otherwise                                 32 x 64 (as before)
+///
+/// The deterministic wide backward keeps 32 x 64 (32 x 128 was not swept).
+TileShape getDefaultBackwardTiles(int64_t headDim,
+                                  std::optional<int64_t> bandWidth,
+                                  bool deterministic);
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_ANALYSIS_KERNELDEFAULTS_H

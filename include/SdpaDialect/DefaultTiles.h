@@ -1,0 +1,26 @@
+//===- DefaultTiles.h - The default tile rule applied to an op --*- C++ -*-===//
+//
+// Resolves tile options left 0 (unset) by the rule of
+// Analysis/KernelDefaults.h, read off an attention op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_DEFAULTTILES_H
+#define SDPADIALECT_DEFAULTTILES_H
+
+#include "SdpaDialect/SdpaOps.h"
+
+namespace mlir::sdpa {
+
+/// The tiles of `op` for tile options `options`: each option that is 0
+/// (unset) takes the default rule's value (Analysis/KernelDefaults.h) for the
+/// op's direction, head dim, band width and dQ mode.
+TileShape resolveTiles(AttentionOpInterface op, TileShape options);
+
+/// The forward's warps for `op` at `tileQ` query rows: `warps` unless it is
+/// 0 (unset), then the default rule's (getDefaultForwardWarps).
+int64_t resolveForwardWarps(AttentionOp op, int64_t tileQ, int64_t warps);
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_DEFAULTTILES_H

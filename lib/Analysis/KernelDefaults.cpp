@@ -1,0 +1,41 @@
+//===- KernelDefaults.cpp - Default tiles of the attention kernels --------===//
+//
+// The rule of KernelDefaults.h (bench/RESULTS.md, the configuration sweep).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SdpaDialect/Analysis/KernelDefaults.h"
+
+using namespace mlir::sdpa;
+
+std::optional<int64_t>
+mlir::sdpa::getBandWidth(const Band &band, std::optional<int64_t> seqKv) {
+  // Past any int64 a band is wide; this also keeps the sum from overflowing.
+  if (band.left && band.right && *band.left <= kNarrowBandKeys &&
+      *band.right <= kNarrowBandKeys)
+    return *band.left + *band.right + 1;
+  if (band.left && band.right)
+    return std::nullopt;
+  return seqKv;
+}
+
+ForwardDefaults
+mlir::sdpa::getDefaultForwardTiles(int64_t headDim,
+                                   std::optional<int64_t> bandWidth) {
+  if (headDim <= 128 && isNarrowBand(bandWidth))
+    return {{64, 32}, 4};
+  if (headDim > 96 && headDim <= 128)
+    return {{128, 64}, 8};
+  return {{64, 64}, 4};
+}
+
+TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
+                                              std::optional<int64_t> bandWidth,
+                                              bool deterministic) {
+  bool narrow = isNarrowBand(bandWidth);
+  if (narrow && headDim <= 96)
+    return {64, 64};
+  if (!narrow && !deterministic && headDim > 96 && headDim <= 128)
+    return {32, 128};
+  return {32, 64};
+}

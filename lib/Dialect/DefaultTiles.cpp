@@ -1,0 +1,42 @@
+//===- DefaultTiles.cpp - The default tile rule applied to an op ----------===//
+//
+// Reads off an attention op what Analysis/KernelDefaults.h's rule takes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SdpaDialect/Analysis/KernelDefaults.h"
+#include "SdpaDialect/DefaultTiles.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+
+/// The band width of `op` (nullopt: wide) with its uniform key length.
+static std::optional<int64_t> getOpBandWidth(AttentionOpInterface op) {
+  return getBandWidth(op.getMaskAttr().getBand(),
+                      getUniformSeqLengths(op).second);
+}
+
+TileShape mlir::sdpa::resolveTiles(AttentionOpInterface op,
+                                   TileShape options) {
+  if (options.q != 0 && options.kv != 0)
+    return options;
+  int64_t headDim = op.getAttentionShape().headDim;
+  TileShape rule;
+  if (auto grad = dyn_cast<AttentionGradOp>(op.getOperation()))
+    rule = getDefaultBackwardTiles(headDim, getOpBandWidth(op),
+                                   grad.getDeterministic());
+  else
+    rule = getDefaultForwardTiles(headDim, getOpBandWidth(op)).tiles;
+  return {options.q != 0 ? options.q : rule.q,
+          options.kv != 0 ? options.kv : rule.kv};
+}
+
+int64_t mlir::sdpa::resolveForwardWarps(AttentionOp op, int64_t tileQ,
+                                        int64_t warps) {
+  if (warps != 0)
+    return warps;
+  return getDefaultForwardWarps(
+      getDefaultForwardTiles(op.getAttentionShape().headDim,
+                             getOpBandWidth(op)),
+      tileQ);
+}

@@ -1,0 +1,206 @@
+// RUN: sdpa-opt %s -sdpa-derive-bounds -split-input-file | FileCheck %s
+// RUN: sdpa-opt %s -sdpa-derive-bounds="tile-kv=16" -split-input-file | FileCheck %s --check-prefix=KV16
+
+// Tile options left 0 (unset) take the default tile rule
+// (lib/Analysis/KernelDefaults.cpp, from the configuration sweep of
+// bench/RESULTS.md): per op, from its direction, head dim, band width
+// (left + right + 1, or the static key length; wide when unknown) and dQ
+// mode. Under KV16 only tile-q is unset: it still follows the rule.
+/// Forward, the gpt-oss window (d 64, 128 keys <= 512): narrow, 64 x 32.
+// CHECK-LABEL: func @fwd_d64_window128
+// CHECK: schedule = #sdpa.schedule<tile_q = 64
+// CHECK-SAME: tile_kv = 32,
+// KV16-LABEL: func @fwd_d64_window128
+// KV16: schedule = #sdpa.schedule<tile_q = 64
+// KV16-SAME: tile_kv = 16,
+func.func @fwd_d64_window128(%q: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+      : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16> -> tensor<1x2x?x64xf16>, tensor<1x2x?xf32>
+  return %o : tensor<1x2x?x64xf16>
+}
+
+// -----
+
+/// Forward causal with a dynamic key length: wide; d 64 is below 97: 64 x 64.
+// CHECK-LABEL: func @fwd_d64_causal
+// CHECK: schedule = #sdpa.schedule<tile_q = 64
+// CHECK-SAME: tile_kv = 64,
+// KV16-LABEL: func @fwd_d64_causal
+// KV16: schedule = #sdpa.schedule<tile_q = 64
+// KV16-SAME: tile_kv = 16,
+func.func @fwd_d64_causal(%q: tensor<1x2x?x64xf16>) -> tensor<1x2x?x64xf16> {
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16> -> tensor<1x2x?x64xf16>, tensor<1x2x?xf32>
+  return %o : tensor<1x2x?x64xf16>
+}
+
+// -----
+
+/// Causal with a static key length of 256: the band is 256 keys wide, narrow.
+// CHECK-LABEL: func @fwd_d64_causal_static
+// CHECK: schedule = #sdpa.schedule<tile_q = 64
+// CHECK-SAME: tile_kv = 32,
+// KV16-LABEL: func @fwd_d64_causal_static
+// KV16: schedule = #sdpa.schedule<tile_q = 64
+// KV16-SAME: tile_kv = 16,
+func.func @fwd_d64_causal_static(%q: tensor<1x2x256x64xf16>) -> tensor<1x2x256x64xf16> {
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256x64xf16> -> tensor<1x2x256x64xf16>, tensor<1x2x256xf32>
+  return %o : tensor<1x2x256x64xf16>
+}
+
+// -----
+
+/// Exactly 512 keys (511 + 0 + 1) at d 128: still narrow, 64 x 32.
+// CHECK-LABEL: func @fwd_d128_band512
+// CHECK: schedule = #sdpa.schedule<tile_q = 64
+// CHECK-SAME: tile_kv = 32,
+// KV16-LABEL: func @fwd_d128_band512
+// KV16: schedule = #sdpa.schedule<tile_q = 64
+// KV16-SAME: tile_kv = 16,
+func.func @fwd_d128_band512(%q: tensor<1x2x?x128xf16>) -> tensor<1x2x?x128xf16> {
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = 511, right = 0, align = top_left>}
+      : tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16> -> tensor<1x2x?x128xf16>, tensor<1x2x?xf32>
+  return %o : tensor<1x2x?x128xf16>
+}
+
+// -----
+
+/// 513 keys at d 128: wide, 128 x 64 (the heavy case's rule).
+// CHECK-LABEL: func @fwd_d128_band513
+// CHECK: schedule = #sdpa.schedule<tile_q = 128
+// CHECK-SAME: tile_kv = 64,
+// KV16-LABEL: func @fwd_d128_band513
+// KV16: schedule = #sdpa.schedule<tile_q = 128
+// KV16-SAME: tile_kv = 16,
+func.func @fwd_d128_band513(%q: tensor<1x2x?x128xf16>) -> tensor<1x2x?x128xf16> {
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = 512, right = 0, align = top_left>}
+      : tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16> -> tensor<1x2x?x128xf16>, tensor<1x2x?xf32>
+  return %o : tensor<1x2x?x128xf16>
+}
+
+// -----
+
+/// The heavy window (d 128, 4096 keys): 128 x 64.
+// CHECK-LABEL: func @fwd_d128_window4096
+// CHECK: schedule = #sdpa.schedule<tile_q = 128
+// CHECK-SAME: tile_kv = 64,
+// KV16-LABEL: func @fwd_d128_window4096
+// KV16: schedule = #sdpa.schedule<tile_q = 128
+// KV16-SAME: tile_kv = 16,
+func.func @fwd_d128_window4096(%q: tensor<1x2x?x128xf16>) -> tensor<1x2x?x128xf16> {
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = 4095, right = 0, align = top_left>}
+      : tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16> -> tensor<1x2x?x128xf16>, tensor<1x2x?xf32>
+  return %o : tensor<1x2x?x128xf16>
+}
+
+// -----
+
+/// d 192: the sweep did not measure it; 64 x 64 as before, narrow or not.
+// CHECK-LABEL: func @fwd_d192_window128
+// CHECK: schedule = #sdpa.schedule<tile_q = 64
+// CHECK-SAME: tile_kv = 64,
+// KV16-LABEL: func @fwd_d192_window128
+// KV16: schedule = #sdpa.schedule<tile_q = 64
+// KV16-SAME: tile_kv = 16,
+func.func @fwd_d192_window128(%q: tensor<1x2x?x192xf16>) -> tensor<1x2x?x192xf16> {
+  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+      : tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16> -> tensor<1x2x?x192xf16>, tensor<1x2x?xf32>
+  return %o : tensor<1x2x?x192xf16>
+}
+
+// -----
+
+/// Backward, gpt-oss window (d 64, narrow), atomic dQ: 64 x 64.
+// CHECK-LABEL: func @bwd_d64_window128
+// CHECK: schedule = #sdpa.schedule<tile_q = 64
+// CHECK-SAME: tile_kv = 64,
+// KV16-LABEL: func @bwd_d64_window128
+// KV16: schedule = #sdpa.schedule<tile_q = 64
+// KV16-SAME: tile_kv = 16,
+func.func @bwd_d64_window128(%q: tensor<1x2x?x64xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x64xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>
+  return %dq : tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+/// The same deterministic: 64 x 64 too.
+// CHECK-LABEL: func @bwd_d64_window128_det
+// CHECK: schedule = #sdpa.schedule<tile_q = 64
+// CHECK-SAME: tile_kv = 64,
+// KV16-LABEL: func @bwd_d64_window128_det
+// KV16: schedule = #sdpa.schedule<tile_q = 64
+// KV16-SAME: tile_kv = 16,
+func.func @bwd_d64_window128_det(%q: tensor<1x2x?x64xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x64xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = top_left>, deterministic}
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>
+  return %dq : tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+/// Backward, wide at d 128 with atomic dQ: 32 x 128.
+// CHECK-LABEL: func @bwd_d128_causal
+// CHECK: schedule = #sdpa.schedule<tile_q = 32
+// CHECK-SAME: tile_kv = 128,
+// KV16-LABEL: func @bwd_d128_causal
+// KV16: schedule = #sdpa.schedule<tile_q = 32
+// KV16-SAME: tile_kv = 16,
+func.func @bwd_d128_causal(%q: tensor<1x2x?x128xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x128xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>
+  return %dq : tensor<1x2x?x128xbf16>
+}
+
+// -----
+
+/// The same deterministic (not swept): 32 x 64 as before.
+// CHECK-LABEL: func @bwd_d128_causal_det
+// CHECK: schedule = #sdpa.schedule<tile_q = 32
+// CHECK-SAME: tile_kv = 64,
+// KV16-LABEL: func @bwd_d128_causal_det
+// KV16: schedule = #sdpa.schedule<tile_q = 32
+// KV16-SAME: tile_kv = 16,
+func.func @bwd_d128_causal_det(%q: tensor<1x2x?x128xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x128xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>, deterministic}
+      : tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>
+  return %dq : tensor<1x2x?x128xbf16>
+}
+
+// -----
+
+/// Narrow at d 128: above d 96, so 32 x 64 as before.
+// CHECK-LABEL: func @bwd_d128_window128
+// CHECK: schedule = #sdpa.schedule<tile_q = 32
+// CHECK-SAME: tile_kv = 64,
+// KV16-LABEL: func @bwd_d128_window128
+// KV16: schedule = #sdpa.schedule<tile_q = 32
+// KV16-SAME: tile_kv = 16,
+func.func @bwd_d128_window128(%q: tensor<1x2x?x128xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x128xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+      : tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>
+  return %dq : tensor<1x2x?x128xbf16>
+}
+
+// -----
+
+/// Wide at d 96: 32 x 64 as before.
+// CHECK-LABEL: func @bwd_d96_causal
+// CHECK: schedule = #sdpa.schedule<tile_q = 32
+// CHECK-SAME: tile_kv = 64,
+// KV16-LABEL: func @bwd_d96_causal
+// KV16: schedule = #sdpa.schedule<tile_q = 32
+// KV16-SAME: tile_kv = 16,
+func.func @bwd_d96_causal(%q: tensor<1x2x?x96xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x96xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>
+  return %dq : tensor<1x2x?x96xbf16>
+}

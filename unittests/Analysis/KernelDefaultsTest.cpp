@@ -1,0 +1,127 @@
+//===- KernelDefaultsTest.cpp - The default tile rule ---------------------===//
+
+#include "SdpaDialect/Analysis/KernelDefaults.h"
+#include "gtest/gtest.h"
+
+#include <limits>
+#include <random>
+
+using namespace mlir::sdpa;
+
+namespace {
+
+constexpr std::optional<int64_t> kWide = std::nullopt;
+
+/// Every row sees at most getBandWidth keys (brute force over the mask), and
+/// a two-sided band's width is reached by some row when Skv is long enough.
+TEST(KernelDefaults, BandWidthBoundsEveryRow) {
+  std::mt19937_64 rng(15);
+  for (int trial = 0; trial < 2000; ++trial) {
+    auto edge = [&]() -> std::optional<int64_t> {
+      if (rng() % 4 == 0)
+        return std::nullopt;
+      return static_cast<int64_t>(rng() % 40);
+    };
+    Band band{edge(), edge(),
+              rng() % 2 ? Alignment::TopLeft : Alignment::BottomRight};
+    int64_t seqQ = 1 + rng() % 90, seqKv = 1 + rng() % 90;
+    std::optional<int64_t> width = getBandWidth(band, seqKv);
+    ASSERT_TRUE(width.has_value());
+    int64_t widest = 0;
+    for (int64_t q = 0; q < seqQ; ++q) {
+      int64_t seen = 0;
+      for (int64_t k = 0; k < seqKv; ++k)
+        seen += band.isVisible(q, k, seqQ, seqKv);
+      widest = std::max(widest, seen);
+    }
+    EXPECT_LE(widest, *width) << "trial " << trial;
+    if (!band.left || !band.right)
+      EXPECT_EQ(*width, seqKv);
+  }
+}
+
+TEST(KernelDefaults, BandWidthOfCommonMasks) {
+  // The gpt-oss window: 128 keys, narrow.
+  EXPECT_EQ(getBandWidth(Band{127, 0, Alignment::TopLeft}, kWide), 128);
+  EXPECT_TRUE(isNarrowBand(getBandWidth(Band{127, 0}, kWide)));
+  // Exactly 512 keys is narrow, 513 is not.
+  EXPECT_TRUE(isNarrowBand(getBandWidth(Band{511, 0}, kWide)));
+  EXPECT_FALSE(isNarrowBand(getBandWidth(Band{512, 0}, kWide)));
+  // Symmetric 40 / 40: 81 keys.
+  EXPECT_EQ(getBandWidth(Band{40, 40}, kWide), 81);
+  // Causal with a dynamic key length is wide; with a static one it is Skv.
+  EXPECT_EQ(getBandWidth(Band{std::nullopt, 0}, kWide), std::nullopt);
+  EXPECT_EQ(getBandWidth(Band{std::nullopt, 0}, 300), 300);
+  EXPECT_TRUE(isNarrowBand(getBandWidth(Band{std::nullopt, 0}, 300)));
+  // Edges past any width that could be narrow: wide, without overflow.
+  int64_t huge = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(getBandWidth(Band{huge, huge}, kWide), std::nullopt);
+  EXPECT_EQ(getBandWidth(Band{4095, 0}, kWide), std::nullopt);
+}
+
+bool operator==(TileShape a, TileShape b) { return a.q == b.q && a.kv == b.kv; }
+
+/// The forward rule of bench/RESULTS.md (2026-12-02, the sweep), row by row.
+TEST(KernelDefaults, ForwardRule) {
+  auto expect = [](int64_t d, std::optional<int64_t> width, int64_t q,
+                   int64_t kv, int64_t warps) {
+    ForwardDefaults got = getDefaultForwardTiles(d, width);
+    EXPECT_TRUE((got.tiles == TileShape{q, kv}))
+        << "d " << d << ": " << got.tiles.q << "x" << got.tiles.kv;
+    EXPECT_EQ(got.warps, warps) << "d " << d;
+  };
+  // Narrow: 64 x 32, 4 warps, up to d 128 (gpt-oss d 64 window 128 measured).
+  expect(64, 128, 64, 32, 4);
+  expect(32, 1, 64, 32, 4);
+  expect(96, 512, 64, 32, 4);
+  expect(128, 512, 64, 32, 4);
+  // Wide at d 97..128: 128 x 64, 8 warps (heavy d 128 window 4096 measured).
+  expect(128, kWide, 128, 64, 8);
+  expect(97, 513, 128, 64, 8);
+  expect(128, 4096, 128, 64, 8);
+  // Otherwise as before: 64 x 64, 4 warps.
+  expect(64, kWide, 64, 64, 4);
+  expect(96, 513, 64, 64, 4);
+  expect(160, kWide, 64, 64, 4);
+  expect(192, 128, 64, 64, 4);
+  expect(256, 1, 64, 64, 4);
+}
+
+TEST(KernelDefaults, ForwardWarpsFollowTileQ) {
+  ForwardDefaults wide = getDefaultForwardTiles(128, kWide);
+  EXPECT_EQ(getDefaultForwardWarps(wide, 128), 8);
+  // An explicit tile-q other than the rule's keeps the fixed 4 warps.
+  EXPECT_EQ(getDefaultForwardWarps(wide, 64), kFallbackForwardWarps);
+  EXPECT_EQ(getDefaultForwardWarps(getDefaultForwardTiles(64, 128), 64), 4);
+}
+
+/// The backward rule, both dQ modes.
+TEST(KernelDefaults, BackwardRule) {
+  auto expect = [](int64_t d, std::optional<int64_t> width, bool det,
+                   int64_t q, int64_t kv) {
+    TileShape got = getDefaultBackwardTiles(d, width, det);
+    EXPECT_TRUE((got == TileShape{q, kv}))
+        << "d " << d << (det ? " det: " : " atomic: ") << got.q << "x"
+        << got.kv;
+  };
+  for (bool det : {false, true}) {
+    // Narrow up to d 96: 64 x 64 (gpt-oss measured, both modes).
+    expect(64, 128, det, 64, 64);
+    expect(96, 512, det, 64, 64);
+    expect(80, 81, det, 64, 64);
+    // Narrow above d 96: as before.
+    expect(128, 128, det, 32, 64);
+    expect(256, 128, det, 32, 64);
+    // Wide up to d 96: as before.
+    expect(64, kWide, det, 32, 64);
+    expect(96, 513, det, 32, 64);
+    // Wide above d 128: as before.
+    expect(160, kWide, det, 32, 64);
+  }
+  // Wide at d 97..128: 32 x 128 with atomic dQ only (heavy measured).
+  expect(128, kWide, false, 32, 128);
+  expect(97, 4096, false, 32, 128);
+  expect(128, kWide, true, 32, 64);
+}
+
+} // namespace
