@@ -8,8 +8,9 @@
 /// reduction (xor butterfly, then the warps in order through a workgroup
 /// buffer); bwd_dq_convert's program (0, h, 0) sums head h's B T partials
 /// the same way and stores grad_sinks[h] = -total. GQA (8 query heads over
-/// 2), deterministic.
-// CHECK: sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 32\0Atile_kv 64\0Aband 127 0 bottom_right\0Ascale 0.125\0Avarlen 0\0Asinks 1\0Adeterministic 1\0Akernel sdpa_bwd_preprocess bwd_preprocess\0A{{.*}}param dq_accum ptr\0Aparam lse ptr\0Aparam sinks ptr\0Aparam dsink_partials ptr\0Aparam relay_counters ptr\0A{{.*}}param lse_stride_h i64\0Akernel sdpa_bwd_main
+/// 2), deterministic; the tiles are the default tile rule's for a 128-key
+/// band at d 64, 64 x 64.
+// CHECK: sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 bottom_right\0Ascale 0.125\0Avarlen 0\0Asinks 1\0Adeterministic 1\0Akernel sdpa_bwd_preprocess bwd_preprocess\0A{{.*}}param dq_accum ptr\0Aparam lse ptr\0Aparam sinks ptr\0Aparam dsink_partials ptr\0Aparam relay_counters ptr\0A{{.*}}param lse_stride_h i64\0Akernel sdpa_bwd_main
 // CHECK-SAME: kernel sdpa_bwd_dq_convert bwd_dq_convert\0A{{.*}}param dq ptr\0Aparam dsink_partials ptr\0Aparam grad_sinks ptr\0A
 
 // CHECK-LABEL: func.func @gqa
