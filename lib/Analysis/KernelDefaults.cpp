@@ -33,7 +33,7 @@ TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
                                               std::optional<int64_t> bandWidth,
                                               bool deterministic) {
   bool narrow = isNarrowBand(bandWidth);
-  if (narrow && headDim <= 96)
+  if (narrow && headDim <= 80)
     return {64, 64};
   if (!narrow && !deterministic && headDim > 96 && headDim <= 128)
     return {32, 128};

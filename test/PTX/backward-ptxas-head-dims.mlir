@@ -6,7 +6,9 @@
 // RUN: not grep -E '[1-9][0-9]* bytes (stack frame|spill)|lmem' %t/ptxas.txt
 
 /// The backward kernels at the head dims models use most, f16 and bf16 in
-/// turn, deterministic, default tiles (Tq = 32, Tk = 64): every kernel
+/// turn, deterministic, default tiles (the default tile rule for this
+/// 128-key band: Tq = 64, Tk = 64 up to d = 80, Tq = 32, Tk = 64 above; at
+/// 64 x 64 d = 96 spills 28 bytes, which is why the rule stops at 80): every kernel
 /// assembles for sm_80 with no spills or local memory, one ptxas run per
 /// head dim. Up to d = 128 the main kernel holds dK and dV of every column;
 /// d = 160, 192 and 256 take 4, 4 and 6 column passes of at most 48

@@ -5,8 +5,19 @@
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_fwd_2.ptx -o /dev/null 2>&1 | FileCheck %s
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_fwd_3.ptx -o /dev/null 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX < %t/sdpa_fwd_0.ptx
+// RUN: %sdpa_opt %s --sdpa-forward-pipeline="artifact-dir=%t/rule" -o /dev/null
+// RUN: %ptxas -arch=sm_80 -v %t/rule/sdpa_fwd_1.ptx -o /dev/null 2>&1 | FileCheck %s
+// RUN: %ptxas -arch=sm_80 -v %t/rule/sdpa_fwd_3.ptx -o /dev/null 2>&1 | FileCheck %s
+// RUN: FileCheck %s --check-prefix=RULE < %t/rule/sdpa_fwd_3.manifest
 
-/// head_dim 128 with 64x32 tiles (64x64 tiles spill a few bytes in bf16).
+/// head_dim 128 with key tiles of 32 (64x64 tiles spill a few bytes in
+/// bf16); the query tile is the default tile rule's: 64 rows for the 128-key
+/// windows (cfg0, cfg2), 128 rows and 8 warps for full attention (cfg1,
+/// cfg3). Under the rule alone (%t/rule) full attention at d 128 is
+/// 128x64 with 8 warps (256 threads); the windows are 64x32 as above.
+// RULE: tile_q 128
+// RULE-NEXT: tile_kv 64
+// RULE: block 256 1 1
 /// Every configuration's PTX assembles for sm_80 with no spills and no local
 /// memory (a stack frame would be local memory).
 // CHECK: Compiling entry function 'sdpa_fwd_{{[0-9]}}' for 'sm_80'

@@ -6,7 +6,8 @@
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_fwd_3.ptx -o /dev/null 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PTX < %t/sdpa_fwd_0.ptx
 
-/// head_dim 64 with the default 64x64 tiles.
+/// head_dim 64 with the default tile rule's tiles: 64x32 for the 128-key
+/// windows (cfg0, cfg2), 64x64 for full attention (cfg1, cfg3).
 /// Every configuration's PTX assembles for sm_80 with no spills and no local
 /// memory (a stack frame would be local memory).
 // CHECK: Compiling entry function 'sdpa_fwd_{{[0-9]}}' for 'sm_80'

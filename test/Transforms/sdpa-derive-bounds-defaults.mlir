@@ -191,7 +191,7 @@ func.func @bwd_d128_window128(%q: tensor<1x2x?x128xbf16>, %lse: tensor<1x2x?xf32
 
 // -----
 
-/// Wide at d 96: 32 x 64 as before.
+/// Wide at d 96: 32 x 64 as before (narrow too: 64 x 64 spills there).
 // CHECK-LABEL: func @bwd_d96_causal
 // CHECK: schedule = #sdpa.schedule<tile_q = 32
 // CHECK-SAME: tile_kv = 64,

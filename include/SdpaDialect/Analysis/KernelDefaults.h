@@ -67,9 +67,11 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
 
 /// The default backward tiles, from the same sweep:
 ///
-///   band <= 512 keys, head_dim <= 96          64 x 64
+///   band <= 512 keys, head_dim <= 80          64 x 64
 ///       gpt-oss fwd+bwd 16k: 1.174 ms against 1.185 at 32 x 64; the
-///       deterministic step 1.356/2.660 ms (16k/32k) against 1.417/2.775
+///       deterministic step 1.356/2.660 ms (16k/32k) against 1.417/2.775.
+///       Not at d 96: its deterministic main kernel spills 28 bytes at
+///       64 x 64 (ptxas 13.0, sm_80), so d 81..96 keeps 32 x 64 (fit).
 ///   wider band, head_dim 97..128, atomic dQ   32 x 128
 ///       heavy fwd+bwd 16k: 17.80 ms against 20.02 at 32 x 64
 ///   otherwise                                 32 x 64 (as before)

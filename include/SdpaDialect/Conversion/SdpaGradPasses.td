@@ -61,7 +61,7 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     tile sizes are those of the op's `schedule` (else `tile-q`, `tile-kv`;
     each left 0 takes the default tile rule of
     `lib/Analysis/KernelDefaults.cpp`, docs/Semantics.md §3.1: 64 x 64 for
-    bands of at most 512 keys up to `D = 96`, 32 x 128 for wider bands at
+    bands of at most 512 keys up to `D = 80`, 32 x 128 for wider bands at
     `D = 97 ... 128` with atomic dQ, else 32 x 64);
     the maps are always the symbolic ones of the band, so one module serves
     every sequence length. The op is replaced by its host program, as in
