@@ -29,7 +29,7 @@
 // The edges of the ranges pass the option check; the op then decides (the
 // shared memory of a 65536-row tile, the 16 * warps rows per query tile, the
 // one stage count the kernel has), promptly.
-// RUN: not %sdpa_opt %s --convert-sdpa-to-gpu="tile-q=65536" 2>&1 | FileCheck %s --check-prefix=MAXTILE
+// RUN: not %sdpa_opt %s --convert-sdpa-to-gpu="tile-q=65536 tile-kv=64" 2>&1 | FileCheck %s --check-prefix=MAXTILE
 // MAXTILE: error: 'sdpa.attention' op expected the tiles to fit in shared memory: need 9474048 bytes, at most 166912
 // RUN: not %sdpa_opt %s --convert-sdpa-to-gpu="warps=32" 2>&1 | FileCheck %s --check-prefix=MAXWARPS
 // MAXWARPS: error: 'sdpa.attention' op expected schedule tile_q 64 to be a multiple of 16 * warps (512)
