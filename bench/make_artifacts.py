@@ -55,6 +55,7 @@ class Config:
     softcap: Optional[float] = None
     sinks: bool = False  # one f32 sink logit per query head (docs/Semantics.md §7)
     warps: Optional[int] = None  # forward only; None: the pipeline's default
+    dq_mode: Optional[str] = None  # backward only: accumulate | recompute; None: the default
 
 
 F, B = "forward", "backward"
@@ -136,6 +137,25 @@ CONFIGS = {
     "bwd_f16_d64_win127_softcap2_det": Config(B, "f16", 64, 127, 0, deterministic=True,
                                               softcap=2.0),
     # Backward: both dQ modes, the benchmark's pairs, bottom-right, symmetric.
+    # dQ recomputed per query tile (bwd_dq): the benchmark's cases, both
+    # alignments, GQA, THD, sinks, softcap, d 80 to 128.
+    "bwd_bf16_d64_win127_rc": Config(B, "bf16", 64, 127, 0, dq_mode="recompute"),
+    "bwd_bf16_d64_win127_rc_det": Config(B, "bf16", 64, 127, 0, deterministic=True,
+                                         dq_mode="recompute"),
+    "bwd_f16_d64_brwin_rc": Config(B, "f16", 64, 100, 0, "bottom_right", dq_mode="recompute"),
+    "bwd_f16_d64_win127_thd_rc": Config(B, "f16", 64, 127, 0, thd=True, dq_mode="recompute"),
+    "bwd_bf16_d64_win127_br_sinks_rc": Config(B, "bf16", 64, 127, 0, "bottom_right",
+                                              sinks=True, dq_mode="recompute"),
+    "bwd_bf16_d64_win127_sinks_rc": Config(B, "bf16", 64, 127, 0, sinks=True,
+                                           dq_mode="recompute"),
+    "bwd_f16_d128_causal_br_sinks_thd_rc": Config(B, "f16", 128, None, 0, "bottom_right",
+                                                  thd=True, sinks=True, dq_mode="recompute"),
+    "bwd_f16_d64_win127_softcap2_rc": Config(B, "f16", 64, 127, 0, softcap=2.0,
+                                             dq_mode="recompute"),
+    "bwd_f16_d80_win127_rc": Config(B, "f16", 80, 127, 0, dq_mode="recompute"),
+    "bwd_bf16_d96_causal_rc": Config(B, "bf16", 96, None, 0, dq_mode="recompute"),
+    "bwd_bf16_d128_win4096_rc": Config(B, "bf16", 128, 4095, 0, dq_mode="recompute"),
+    "bwd_f16_d64_sym_rc": Config(B, "f16", 64, 40, 40, dq_mode="recompute"),
     "bwd_f16_d64_win127_nd": Config(B, "f16", 64, 127, 0),
     "bwd_f16_d64_win127_det": Config(B, "f16", 64, 127, 0, deterministic=True),
     "bwd_bf16_d64_win127_nd": Config(B, "bf16", 64, 127, 0),
@@ -199,6 +219,8 @@ def pipeline(name, c, out):
         opts.append(f"tile-kv={c.tile_kv}")
     if c.warps:
         opts.append(f"warps={c.warps}")
+    if c.dq_mode:
+        opts.append(f"dq-mode={c.dq_mode}")
     kind = "forward" if c.direction == F else "backward"
     return f"--sdpa-{kind}-pipeline={' '.join(opts)}"
 

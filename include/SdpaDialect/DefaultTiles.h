@@ -9,6 +9,9 @@
 #define SDPADIALECT_DEFAULTTILES_H
 
 #include "SdpaDialect/SdpaOps.h"
+#include "SdpaSchema/Schema.h"
+
+#include <optional>
 
 namespace mlir::sdpa {
 
@@ -16,6 +19,11 @@ namespace mlir::sdpa {
 /// (unset) takes the default rule's value (Analysis/KernelDefaults.h) for the
 /// op's direction, head dim, band width and dQ mode.
 TileShape resolveTiles(AttentionOpInterface op, TileShape options);
+
+/// The dQ mode of `op`: `option` where given, else the default rule's
+/// (getDefaultDqMode) for its head dim and band width.
+sdpa_schema::DqMode resolveDqMode(AttentionGradOp op,
+                                  std::optional<sdpa_schema::DqMode> option);
 
 /// The forward's warps for `op` at `tileQ` query rows: `warps` unless it is
 /// 0 (unset), then the default rule's (getDefaultForwardWarps).

@@ -62,6 +62,13 @@ struct Manifest {
   const Kernel *findKernel(KernelRole role) const;
   /// The kernel named `name`, or null.
   const Kernel *findKernel(std::string_view name) const;
+  /// True if a kernel takes the parameter `name`.
+  bool takesParam(std::string_view name) const;
+  /// How the backward forms dQ: Recompute where a bwd_dq kernel does.
+  DqMode dqMode() const;
+  /// True if the backward hands dQ partials on through the relay counters:
+  /// a kernel takes them, or the artifact is deterministic and accumulates.
+  bool usesRelay() const;
 };
 
 /// Parses `text`. On failure returns false and sets `error` to a message that

@@ -26,7 +26,14 @@ constexpr int kArtifactVersion = 1;
 enum class Direction { Forward, Backward };
 enum class ElementType { F16, BF16, F32, I32 };
 enum class Alignment { TopLeft, BottomRight };
-enum class KernelRole { Forward, BwdPreprocess, BwdMain, BwdDqConvert };
+enum class KernelRole { Forward, BwdPreprocess, BwdMain, BwdDqConvert, BwdDq };
+/// How a backward forms dQ (docs/Artifact.md, "Backward kernels"):
+/// Accumulate: bwd_main adds each key tile's partial into the f32 workspace
+/// dq_accum (atomics, or the relay when deterministic) and bwd_dq_convert
+/// rounds it; Recompute: bwd_dq, one program per query tile, recomputes P
+/// and dS over its key tiles and sums dQ in registers (no workspace, no
+/// atomics: deterministic at any setting), and bwd_main forms only dK, dV.
+enum class DqMode { Accumulate, Recompute };
 enum class ParamType { Ptr, I32, I64, F32 };
 /// How one grid dimension is formed (docs/Artifact.md, "Grid terms").
 enum class GridTerm { QTiles, KvTiles, HeadsQ, HeadsKv, Batch, One, Rows };
@@ -38,6 +45,7 @@ const char *toString(Alignment align);
 const char *toString(KernelRole role);
 const char *toString(ParamType type);
 const char *toString(GridTerm term);
+const char *toString(DqMode mode);
 
 /// The value spelt `text` in a manifest, or nullopt.
 std::optional<Direction> parseDirection(std::string_view text);
@@ -47,6 +55,8 @@ std::optional<Alignment> parseAlignment(std::string_view text);
 std::optional<KernelRole> parseKernelRole(std::string_view text);
 std::optional<ParamType> parseParamType(std::string_view text);
 std::optional<GridTerm> parseGridTerm(std::string_view text);
+/// `accumulate` or `recompute` (the pass options' spelling).
+std::optional<DqMode> parseDqMode(std::string_view text);
 
 /// One kernel parameter, in launch order.
 struct Param {
@@ -61,9 +71,15 @@ struct Param {
 /// (docs/Semantics.md §7) the forward also takes `sinks`, bwd_preprocess
 /// `lse`, `sinks`, `dsink_partials` and the lse strides, bwd_dq_convert
 /// `dsink_partials` and `grad_sinks`; bwd_main is unchanged (the LSE holds
-/// the sink).
+/// the sink). With DqMode::Recompute no kernel takes dq_accum or the relay
+/// counters, and bwd_dq (which takes `dsink_partials` and `grad_sinks`
+/// with sinks, in place of bwd_dq_convert) writes dq.
 std::vector<Param> getKernelParams(KernelRole role, bool varlen,
-                                   bool deterministic, bool sinks);
+                                   bool deterministic, bool sinks,
+                                   DqMode dq = DqMode::Accumulate);
+
+/// The backward kernels of `dq` mode, in launch order.
+std::vector<KernelRole> getBackwardRoles(DqMode dq);
 
 /// The grid terms of the kernel of `role` (x, y, z): one program per query
 /// tile (per key tile for bwd_main), head and batch entry.

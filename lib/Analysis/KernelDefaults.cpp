@@ -29,6 +29,14 @@ mlir::sdpa::getDefaultForwardTiles(int64_t headDim,
   return {{64, 64}, 4};
 }
 
+sdpa_schema::DqMode
+mlir::sdpa::getDefaultDqMode(int64_t headDim,
+                             std::optional<int64_t> bandWidth) {
+  if (isNarrowBand(bandWidth) && headDim <= 64)
+    return sdpa_schema::DqMode::Recompute;
+  return sdpa_schema::DqMode::Accumulate;
+}
+
 TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
                                               std::optional<int64_t> bandWidth,
                                               bool deterministic) {

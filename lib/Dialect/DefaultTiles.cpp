@@ -31,6 +31,14 @@ TileShape mlir::sdpa::resolveTiles(AttentionOpInterface op,
           options.kv != 0 ? options.kv : rule.kv};
 }
 
+sdpa_schema::DqMode
+mlir::sdpa::resolveDqMode(AttentionGradOp op,
+                          std::optional<sdpa_schema::DqMode> option) {
+  if (option)
+    return *option;
+  return getDefaultDqMode(op.getAttentionShape().headDim, getOpBandWidth(op));
+}
+
 int64_t mlir::sdpa::resolveForwardWarps(AttentionOp op, int64_t tileQ,
                                         int64_t warps) {
   if (warps != 0)

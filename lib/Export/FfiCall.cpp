@@ -24,6 +24,7 @@ LogicalResult mlir::sdpa::readFfiArtifact(StringRef manifest, StringRef role,
                                           std::string &error) {
   artifact.kernel.clear();
   artifact.tileQ = 0;
+  artifact.recomputesDq = false;
   SmallVector<StringRef> lines;
   manifest.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef line : lines) {
@@ -31,6 +32,9 @@ LogicalResult mlir::sdpa::readFfiArtifact(StringRef manifest, StringRef role,
     line.split(fields, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
     if (fields.size() == 3 && fields[0] == "kernel" && fields[2] == role)
       artifact.kernel = fields[1].str();
+    if (fields.size() == 3 && fields[0] == "kernel" &&
+        fields[2] == sdpa_schema::toString(sdpa_schema::KernelRole::BwdDq))
+      artifact.recomputesDq = true;
     if (fields.size() == 2 && fields[0] == "tile_q" &&
         !llvm::to_integer(fields[1], artifact.tileQ, 10))
       artifact.tileQ = 0;
@@ -151,9 +155,13 @@ void mlir::sdpa::exportBackwardSite(RewriterBase &rewriter, AttentionGradOp op,
   Type f32 = rewriter.getF32Type();
   // dq, dk, dv and, with sinks, grad_sinks.
   SmallVector<Type> resultTypes(op->getResultTypes());
-  // The workspaces, as sdpaBackwardWorkspace sizes them (docs/Runtime.md).
-  resultTypes.push_back(RankedTensorType::get(
-      {shape.batch, shape.headsQ, shape.seqQ, shape.headDim}, f32));
+  // The workspaces, as sdpaBackwardWorkspace sizes them (docs/Runtime.md):
+  // no dq_accum element where bwd_dq recomputes dQ.
+  if (artifact.recomputesDq)
+    resultTypes.push_back(RankedTensorType::get({0}, f32));
+  else
+    resultTypes.push_back(RankedTensorType::get(
+        {shape.batch, shape.headsQ, shape.seqQ, shape.headDim}, f32));
   resultTypes.push_back(
       RankedTensorType::get({shape.batch, shape.headsQ, shape.seqQ}, f32));
   // Read only by a deterministic artifact; always there, so that the call

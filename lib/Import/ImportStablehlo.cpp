@@ -75,6 +75,7 @@ struct ImportStablehloPass
       check->forward.stages = options->stages;
       check->backward.tiles = {options->backwardTileQ,
                                options->backwardTileKv};
+      check->backward.dqMode = toDqMode(options->backwardDqMode);
     }
     // An import may erase private helpers: look each function up by name
     // when its turn comes.

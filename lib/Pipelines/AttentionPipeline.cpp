@@ -37,6 +37,7 @@ LogicalResult mlir::sdpa::buildAttentionConversions(
   ConvertSdpaGradToGPUOptions backward;
   backward.tileQ = options.backwardTileQ;
   backward.tileKv = options.backwardTileKv;
+  backward.dqMode = options.backwardDqMode;
   backward.hostProgram = host == HostSide::Program;
   pm.addPass(createConvertSdpaGradToGPU(backward));
   pm.addPass(createCheckLoweredPass());

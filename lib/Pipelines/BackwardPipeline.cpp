@@ -23,6 +23,7 @@ LogicalResult mlir::sdpa::buildBackwardPipeline(
   ConvertSdpaGradToGPUOptions lowering;
   lowering.tileQ = options.tileQ;
   lowering.tileKv = options.tileKv;
+  lowering.dqMode = options.dqMode;
   buildLoweringPipeline(pm, options.tileQ, options.tileKv,
                         createConvertSdpaGradToGPU(lowering),
                         options.getTargetOptions());

@@ -31,6 +31,24 @@ const Kernel *Manifest::findKernel(std::string_view name) const {
   return nullptr;
 }
 
+bool Manifest::takesParam(std::string_view name) const {
+  for (const Kernel &kernel : kernels)
+    for (const Param &param : kernel.params)
+      if (param.name == name)
+        return true;
+  return false;
+}
+
+DqMode Manifest::dqMode() const {
+  return findKernel(KernelRole::BwdDq) ? DqMode::Recompute
+                                       : DqMode::Accumulate;
+}
+
+bool Manifest::usesRelay() const {
+  return takesParam("relay_counters") ||
+         (deterministic && dqMode() == DqMode::Accumulate);
+}
+
 namespace {
 
 std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
@@ -248,7 +266,7 @@ bool Parser::parseLine(int line, std::string_view key,
     if (!role)
       return failValue(line, key,
                        "a role (forward, bwd_preprocess, bwd_main, "
-                       "bwd_dq_convert)",
+                       "bwd_dq_convert, bwd_dq)",
                        values[1]);
     kernel.role = *role;
     if (const Kernel *other = out.findKernel(kernel.role))
@@ -465,6 +483,16 @@ bool Parser::finish(int lastLine) {
     if (!out.findKernel(KernelRole::BwdMain))
       return fail(lastLine, "missing key 'kernel': no kernel of role "
                             "'bwd_main'");
+    // bwd_dq recomputes dQ; bwd_dq_convert rounds an accumulated one: one
+    // artifact forms dQ one way.
+    if (const Kernel *dq = out.findKernel(KernelRole::BwdDq))
+      if (const Kernel *convert = out.findKernel(KernelRole::BwdDqConvert))
+        return fail(convert->line,
+                    "kernel " + quote(convert->name) +
+                        " has role 'bwd_dq_convert', but kernel " +
+                        quote(dq->name) + " (line " + std::to_string(dq->line) +
+                        ") recomputes dQ (role 'bwd_dq'): an artifact has "
+                        "one or the other");
   }
   return true;
 }

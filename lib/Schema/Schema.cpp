@@ -35,7 +35,10 @@ constexpr Spelling<KernelRole> kRoles[] = {
     {KernelRole::Forward, "forward"},
     {KernelRole::BwdPreprocess, "bwd_preprocess"},
     {KernelRole::BwdMain, "bwd_main"},
-    {KernelRole::BwdDqConvert, "bwd_dq_convert"}};
+    {KernelRole::BwdDqConvert, "bwd_dq_convert"},
+    {KernelRole::BwdDq, "bwd_dq"}};
+constexpr Spelling<DqMode> kDqModes[] = {{DqMode::Accumulate, "accumulate"},
+                                         {DqMode::Recompute, "recompute"}};
 constexpr Spelling<ParamType> kParamTypes[] = {{ParamType::Ptr, "ptr"},
                                                {ParamType::I32, "i32"},
                                                {ParamType::I64, "i64"},
@@ -99,12 +102,18 @@ public:
   ParamList(bool varlen, bool relay, bool sinks)
       : varlen(varlen), relay(relay), sinks(sinks) {}
 
+  /// Leaves dq_accum out of pointers() (a backward that recomputes dQ).
+  ParamList &withoutDqAccum(bool omit) {
+    omitDqAccum = omit;
+    return *this;
+  }
   /// The pointers, then those of the sinks (`sinkNames`) where the kernel
   /// has sinks, then the relay counters where the kernel takes them.
   ParamList &pointers(std::initializer_list<const char *> names,
                       std::initializer_list<const char *> sinkNames = {}) {
     for (const char *name : names)
-      add(name, ParamType::Ptr);
+      if (!(omitDqAccum && std::string_view(name) == "dq_accum"))
+        add(name, ParamType::Ptr);
     if (sinks)
       for (const char *name : sinkNames)
         add(name, ParamType::Ptr);
@@ -153,6 +162,7 @@ private:
   }
 
   bool varlen, relay, sinks;
+  bool omitDqAccum = false;
   std::vector<Param> params;
 };
 
@@ -225,9 +235,18 @@ std::optional<GridTerm> sdpa_schema::parseGridTerm(std::string_view text) {
   return lookup(kGridTerms, text);
 }
 
+const char *sdpa_schema::toString(DqMode mode) { return spell(kDqModes, mode); }
+
+std::optional<DqMode> sdpa_schema::parseDqMode(std::string_view text) {
+  return lookup(kDqModes, text);
+}
+
 std::vector<Param> sdpa_schema::getKernelParams(KernelRole role, bool varlen,
-                                                 bool deterministic,
-                                                 bool sinks) {
+                                                 bool deterministic, bool sinks,
+                                                 DqMode dq) {
+  // Only an accumulating backward has the dQ workspace and the relay.
+  bool accumulate = dq == DqMode::Accumulate;
+  bool relay = deterministic && accumulate;
   switch (role) {
   case KernelRole::Forward:
     // THD: seq_q and seq_kv stay (the maximum lengths, which form the grid);
@@ -240,7 +259,8 @@ std::vector<Param> sdpa_schema::getKernelParams(KernelRole role, bool varlen,
         .lseStrides()
         .take();
   case KernelRole::BwdPreprocess:
-    return ParamList(varlen, deterministic, sinks)
+    return ParamList(varlen, relay, sinks)
+        .withoutDqAccum(!accumulate)
         .pointers({"o", "do", "delta", "dq_accum"},
                   {"lse", "sinks", "dsink_partials"})
         .offsets({"cu_seqlens_q"})
@@ -250,7 +270,8 @@ std::vector<Param> sdpa_schema::getKernelParams(KernelRole role, bool varlen,
         .sinkLseStrides()
         .take();
   case KernelRole::BwdMain:
-    return ParamList(varlen, deterministic, /*sinks=*/false)
+    return ParamList(varlen, relay, /*sinks=*/false)
+        .withoutDqAccum(!accumulate)
         .pointers({"q", "k", "v", "do", "lse", "delta", "dq_accum", "dk", "dv"})
         .offsets({"cu_seqlens_q", "cu_seqlens_kv"})
         .sizes({"seq_q", "seq_kv", "heads_q", "heads_kv"})
@@ -266,8 +287,25 @@ std::vector<Param> sdpa_schema::getKernelParams(KernelRole role, bool varlen,
         .batch()
         .strides({"dq"})
         .take();
+  case KernelRole::BwdDq:
+    return ParamList(varlen, /*relay=*/false, sinks)
+        .pointers({"q", "k", "v", "do", "lse", "delta", "dq"},
+                  {"dsink_partials", "grad_sinks"})
+        .offsets({"cu_seqlens_q", "cu_seqlens_kv"})
+        .sizes({"seq_q", "seq_kv", "heads_q", "heads_kv"})
+        .batch()
+        .strides({"q", "k", "v", "do", "dq"})
+        .lseStrides()
+        .take();
   }
   return {};
+}
+
+std::vector<KernelRole> sdpa_schema::getBackwardRoles(DqMode dq) {
+  if (dq == DqMode::Recompute)
+    return {KernelRole::BwdPreprocess, KernelRole::BwdMain, KernelRole::BwdDq};
+  return {KernelRole::BwdPreprocess, KernelRole::BwdMain,
+          KernelRole::BwdDqConvert};
 }
 
 std::array<GridTerm, 3> sdpa_schema::getKernelGrid(KernelRole role) {

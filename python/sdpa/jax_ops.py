@@ -94,13 +94,15 @@ class _Spec:
     bwd_kernel: str
     bwd_tile_q: int
     sinks: bool  # the `_sinks` targets, whose kernels take the sinks
+    bwd_recomputes_dq: bool = False  # a bwd_dq kernel: no dQ accumulator
 
 
 _cache = None
 
 
 def _artifact(cfg, role):
-    """(path stem, kernel name of `role`, header) of a configuration's artifact."""
+    """(path stem, kernel name of `role`, header, roles of its kernels) of a
+    configuration's artifact."""
     global _cache
     if _cache is None:
         _cache = kernels.KernelCache()
@@ -109,7 +111,7 @@ def _artifact(cfg, role):
     names = [n for n, r in kernel_list if r == role]
     if len(names) != 1:
         raise kernels.StaleKernelError(f"{path}: expected one '{role}' kernel")
-    return path[: -len(".manifest")], names[0], header
+    return path[: -len(".manifest")], names[0], header, {r for _, r in kernel_list}
 
 
 def _batch_heads_seq(x, layout):
@@ -143,7 +145,9 @@ def _backward_call(q, k, v, o, lse, do, sinks, spec):
     per_tile = (b, h, -(-s // spec.bwd_tile_q))  # one entry per (batch, head, query tile)
     grads = [jax.ShapeDtypeStruct(q.shape, q.dtype), jax.ShapeDtypeStruct(k.shape, k.dtype),
              jax.ShapeDtypeStruct(v.shape, v.dtype)]
-    workspaces = [jax.ShapeDtypeStruct((b, h, s, d), jnp.float32),   # dQ accumulator
+    # No dQ accumulator where bwd_dq recomputes dQ (docs/Artifact.md).
+    acc = (0,) if spec.bwd_recomputes_dq else (b, h, s, d)
+    workspaces = [jax.ShapeDtypeStruct(acc, jnp.float32),            # dQ accumulator
                   jax.ShapeDtypeStruct((b, h, s), jnp.float32),      # Delta
                   jax.ShapeDtypeStruct(per_tile, jnp.int32)]         # relay counters
     operands = (q, k, v, o, do, lse)
@@ -222,10 +226,11 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
                  sinks=with_sinks)
     bwd = select("backward", dtype, d, left, right, align, deterministic=deterministic,
                  scale=scale, softcap=softcap, sinks=with_sinks)
-    fwd_stem, fwd_kernel, _ = _artifact(fwd, "forward")
-    bwd_stem, bwd_kernel, bwd_header = _artifact(bwd, "bwd_main")
+    fwd_stem, fwd_kernel, _, _ = _artifact(fwd, "forward")
+    bwd_stem, bwd_kernel, bwd_header, bwd_roles = _artifact(bwd, "bwd_main")
     spec = _Spec(layout, -1 if left is None else left, -1 if right is None else right,
                  align == "bottom_right", fwd.scale, fwd.softcap or 0.0, bool(deterministic),
                  fwd_stem, fwd_kernel,
-                 bwd_stem, bwd_kernel, int(bwd_header["tile_q"]), with_sinks)
+                 bwd_stem, bwd_kernel, int(bwd_header["tile_q"]), with_sinks,
+                 "bwd_dq" in bwd_roles)
     return _attention(q, k, v, sinks, spec)

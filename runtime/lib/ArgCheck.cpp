@@ -570,14 +570,6 @@ bool Checker::checkCore(const SdpaTensor &q, const SdpaTensor &k,
   return true;
 }
 
-bool usesParam(const Manifest &manifest, const char *name) {
-  for (const Kernel &kernel : manifest.kernels)
-    for (const Param &param : kernel.params)
-      if (param.name == name)
-        return true;
-  return false;
-}
-
 bool checkDirection(const Manifest &manifest, Direction direction,
                     std::string &error) {
   if (manifest.direction == direction)
@@ -616,14 +608,17 @@ SdpaWorkspaceSizes workspaceFor(const Manifest &manifest,
                                 const Problem &problem) {
   SdpaWorkspaceSizes sizes;
   sizes.delta_elements = problem.grid.totalRows;
-  sizes.dq_accum_elements = problem.grid.totalRows * manifest.headDim;
+  // A backward that recomputes dQ (bwd_dq) has no dq_accum.
+  sizes.dq_accum_elements = manifest.takesParam("dq_accum")
+                                ? problem.grid.totalRows * manifest.headDim
+                                : 0;
   // One relay counter and one partial dsink per (batch entry or sequence,
   // query head, query tile), the schema's shape the FFI export also uses.
   int64_t perTile = 1;
   for (int64_t extent : sdpa_schema::getQueryTileWorkspaceShape(
            problem.batch, problem.headsQ, problem.grid.qTiles))
     perTile *= extent;
-  sizes.relay_counter_elements = manifest.deterministic ? perTile : 0;
+  sizes.relay_counter_elements = manifest.usesRelay() ? perTile : 0;
   sizes.dsink_partial_elements = manifest.sinks ? perTile : 0;
   return sizes;
 }
@@ -748,15 +743,15 @@ bool sdpa::runtime::checkBackward(const Manifest &manifest,
   SdpaWorkspaceSizes sizes = workspaceFor(manifest, problem);
   const Workspace workspaces[] = {
       {"dq_accum", args.dq_accum, SDPA_DTYPE_F32, sizes.dq_accum_elements,
-       usesParam(manifest, "dq_accum")},
+       manifest.takesParam("dq_accum")},
       {"delta", args.delta, SDPA_DTYPE_F32, sizes.delta_elements,
-       usesParam(manifest, "delta")},
+       manifest.takesParam("delta")},
       {"relay_counters", args.relay_counters, SDPA_DTYPE_I32,
        sizes.relay_counter_elements,
-       manifest.deterministic || usesParam(manifest, "relay_counters")},
+       manifest.usesRelay()},
       {"dsink_partials", args.dsink_partials, SDPA_DTYPE_F32,
        sizes.dsink_partial_elements,
-       manifest.sinks || usesParam(manifest, "dsink_partials")}};
+       manifest.sinks || manifest.takesParam("dsink_partials")}};
   // The sinks before the workspaces: the partials' size is only meaningful
   // where the artifact has sinks.
   for (auto [name, tensor] : {std::pair("sinks", &args.sinks),

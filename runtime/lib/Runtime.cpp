@@ -249,9 +249,10 @@ std::vector<const Kernel *> forwardKernels(const Manifest &m) {
 
 /// The kernels of a backward, in launch order (null for roles it lacks).
 std::vector<const Kernel *> backwardKernels(const Manifest &m) {
-  return {m.findKernel(KernelRole::BwdPreprocess),
-          m.findKernel(KernelRole::BwdMain),
-          m.findKernel(KernelRole::BwdDqConvert)};
+  std::vector<const Kernel *> kernels;
+  for (KernelRole role : sdpa_schema::getBackwardRoles(m.dqMode()))
+    kernels.push_back(m.findKernel(role));
+  return kernels;
 }
 
 /// Checks an entry point's arguments with `check` (checkForward or
@@ -441,10 +442,11 @@ SdpaStatus sdpaBackward(SdpaArtifact *artifact, const SdpaBackwardArgs *args,
                                     checkBackward, problem, table))
     return s;
   const Manifest &m = artifact->manifest;
-  // A deterministic artifact's relay counters start at zero on the stream.
+  // The relay counters (a deterministic, accumulating artifact) start at
+  // zero on the stream.
   BeforeLaunch zeroRelayCounters = [&](const CudaDriver &cuda) -> SdpaStatus {
     int64_t count = problem.batch * problem.headsQ * problem.grid.qTiles;
-    if (!m.deterministic || count <= 0)
+    if (!m.usesRelay() || count <= 0)
       return SDPA_SUCCESS;
     CUresult r = cuda.cuMemsetD32Async(args->relay_counters.data, 0,
                                        size_t(count),

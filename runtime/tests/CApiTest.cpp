@@ -231,4 +231,26 @@ TEST(CApi, BackwardWorkspaceThroughTheCApi) {
   sdpaArtifactDestroy(art);
 }
 
+/// A backward that recomputes dQ (bwd_dq) needs neither dq_accum nor relay
+/// counters, deterministic as it is; delta stays.
+TEST(CApi, RecomputedDqNeedsNoAccumulatorNorRelay) {
+  TempDir dir;
+  dir.write("bwd.ptx", kPtx);
+  std::string manifest =
+      dir.write("bwd.manifest", join(backwardRecomputeLines()));
+  SdpaArtifact *art = nullptr;
+  ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS)
+      << sdpaGetLastError();
+  SdpaBackwardArgs b{};
+  setDenseTensors(b, SDPA_LAYOUT_BHSD, kF16, {1, 4, 1, 130, 70, 64},
+                  {0x1000, 0x3000, 0x4000, 0x2000, 0x5000});
+  SdpaWorkspaceSizes sizes{};
+  ASSERT_EQ(sdpaBackwardWorkspace(art, &b, &sizes), SDPA_SUCCESS)
+      << sdpaGetLastError();
+  EXPECT_EQ(sizes.dq_accum_elements, 0);
+  EXPECT_EQ(sizes.delta_elements, 4 * 130);
+  EXPECT_EQ(sizes.relay_counter_elements, 0);
+  sdpaArtifactDestroy(art);
+}
+
 } // namespace

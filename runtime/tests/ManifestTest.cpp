@@ -470,6 +470,63 @@ TEST(Manifest, ParsesTheLoweringsForwardFormat) {
     EXPECT_EQ(params[i].name, m.kernels[0].params[i].name) << i;
 }
 
+/// A backward that recomputes dQ: bwd_dq is its third kernel, it is
+/// deterministic without the relay, and its kernels' parameters are the
+/// schema's for DqMode::Recompute.
+TEST(Manifest, ReadsARecomputedDqBackward) {
+  Manifest m = parseOrDie(backwardRecomputeLines());
+  EXPECT_EQ(m.dqMode(), sdpa_schema::DqMode::Recompute);
+  EXPECT_TRUE(m.deterministic);
+  EXPECT_FALSE(m.usesRelay());
+  EXPECT_FALSE(m.takesParam("dq_accum"));
+  ASSERT_NE(m.findKernel(KernelRole::BwdDq), nullptr);
+  EXPECT_EQ(m.findKernel(KernelRole::BwdDqConvert), nullptr);
+  EXPECT_EQ(sdpa_schema::getBackwardRoles(m.dqMode()),
+            (std::vector<KernelRole>{KernelRole::BwdPreprocess,
+                                     KernelRole::BwdMain, KernelRole::BwdDq}));
+  // The accumulating artifact of the same options relays its adds.
+  Manifest accumulated = parseOrDie(backwardLines());
+  EXPECT_EQ(accumulated.dqMode(), sdpa_schema::DqMode::Accumulate);
+  EXPECT_TRUE(accumulated.usesRelay());
+  // The schema's lists: no dq_accum, no relay counters, dq from bwd_dq.
+  for (KernelRole role : sdpa_schema::getBackwardRoles(
+           sdpa_schema::DqMode::Recompute))
+    for (bool deterministic : {false, true})
+      for (const Param &p : sdpa_schema::getKernelParams(
+               role, /*varlen=*/false, deterministic, /*sinks=*/true,
+               sdpa_schema::DqMode::Recompute)) {
+        EXPECT_NE(p.name, "dq_accum") << toString(role);
+        EXPECT_NE(p.name, "relay_counters") << toString(role);
+      }
+  std::vector<Param> dq = sdpa_schema::getKernelParams(
+      KernelRole::BwdDq, /*varlen=*/true, /*deterministic=*/true,
+      /*sinks=*/true, sdpa_schema::DqMode::Recompute);
+  std::vector<std::string> names;
+  for (const Param &p : dq)
+    if (p.type == sdpa_schema::ParamType::Ptr)
+      names.push_back(p.name);
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "q", "k", "v", "do", "lse", "delta", "dq",
+                       "dsink_partials", "grad_sinks", "cu_seqlens_q",
+                       "cu_seqlens_kv"}));
+}
+
+/// bwd_dq (recomputed dQ) and bwd_dq_convert (accumulated dQ) form dQ two
+/// ways: an artifact with both is refused, naming both.
+TEST(Manifest, RefusesBothWaysOfFormingDq) {
+  std::vector<std::string> lines = backwardRecomputeLines();
+  for (const char *line :
+       {"kernel sdpa_bwd_c bwd_dq_convert", "block 128 1 1", "shared_bytes 0",
+        "grid q_tiles heads_q batch", "param dq ptr"})
+    lines.push_back(line);
+  Manifest m;
+  std::string error;
+  EXPECT_FALSE(parseManifest(join(lines), m, error));
+  EXPECT_EQ(error, "line 35: kernel 'sdpa_bwd_c' has role 'bwd_dq_convert', "
+                   "but kernel 'sdpa_bwd_q' (line 27) recomputes dQ (role "
+                   "'bwd_dq'): an artifact has one or the other");
+}
+
 /// The deterministic backward as the backward lowering writes it (the
 /// schema's printer and parameter lists), scale printed %.17g.
 TEST(Manifest, ParsesTheLoweringsBackwardFormat) {

@@ -116,6 +116,48 @@ inline std::vector<std::string> backwardLines() {
   };
 }
 
+/// A deterministic backward that recomputes dQ (docs/Artifact.md): its
+/// bwd_dq kernel writes dq, and no kernel takes dq_accum or the relay
+/// counters.
+inline std::vector<std::string> backwardRecomputeLines() {
+  return {
+      "sdpa-artifact 1",
+      "ptx bwd.ptx",
+      "direction backward",
+      "dtype f16",
+      "head_dim 64",
+      "tile_q 64",
+      "tile_kv 64",
+      "band 127 0 top_left",
+      "scale 0.125",
+      "varlen 0",
+      "deterministic 1",
+      "kernel sdpa_bwd_pre bwd_preprocess",
+      "block 128 1 1",
+      "shared_bytes 0",
+      "grid q_tiles heads_q batch",
+      "param o ptr",
+      "param do ptr",
+      "param delta ptr",
+      "kernel sdpa_bwd bwd_main",
+      "block 128 1 1",
+      "shared_bytes 46592",
+      "grid kv_tiles heads_kv batch",
+      "param q ptr",
+      "param k ptr",
+      "param dk ptr",
+      "param dv ptr",
+      "kernel sdpa_bwd_q bwd_dq",
+      "block 128 1 1",
+      "shared_bytes 36864",
+      "grid q_tiles heads_q batch",
+      "param q ptr",
+      "param k ptr",
+      "param dq ptr",
+      "param dq_stride_s i64",
+  };
+}
+
 /// forwardLines() with `sinks 1` and the kernel's sinks parameter.
 inline std::vector<std::string> forwardSinksLines() {
   std::vector<std::string> lines = forwardLines();

@@ -1,5 +1,5 @@
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64" | FileCheck %s
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64" | FileCheck %s --check-prefix=MMA
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" | FileCheck %s
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" | FileCheck %s --check-prefix=MMA
 
 /// bf16 and f16 side by side (Tq = Tk = 64, head_dim 64: 160 products per
 /// visit of a query tile: S^T and dP^T 2 x 8 x 4, dV and dK 2 x 4 x 8, dQ

@@ -1,5 +1,5 @@
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="host-program=false" | FileCheck %s
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu | FileCheck %s --check-prefix=HOST
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="host-program=false dq-mode=accumulate" | FileCheck %s
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="dq-mode=accumulate" | FileCheck %s --check-prefix=HOST
 
 /// Attention sinks in the backward (docs/Semantics.md §7): bwd_main is
 /// unchanged (the forward's LSE holds the sink); bwd_preprocess writes

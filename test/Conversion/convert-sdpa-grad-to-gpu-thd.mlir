@@ -1,4 +1,4 @@
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=32 tile-kv=64" -split-input-file | FileCheck %s
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=32 tile-kv=64 dq-mode=accumulate" -split-input-file | FileCheck %s
 
 /// THD (packed sequences), bottom-right causal window of 128 keys (L = 127,
 /// R = 0), Tq = 32, Tk = 64, GQA 4/2, deterministic. Program (u, kv head, i)

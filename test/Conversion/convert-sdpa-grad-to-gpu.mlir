@@ -1,5 +1,5 @@
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64" -split-input-file | FileCheck %s
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 host-program=false" -split-input-file | FileCheck %s --check-prefix=TAG
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" -split-input-file | FileCheck %s
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 host-program=false dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=TAG
 
 /// Causal window of 101 keys (L = 100, R = 0), top-left, Tq = Tk = 64,
 /// dynamic lengths, deterministic. By hand (docs/Semantics.md §3-4), key tile u

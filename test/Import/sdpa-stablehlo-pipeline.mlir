@@ -36,10 +36,11 @@
 // STEP-SAME: artifact = "{{.*}}step/sdpa_fwd_0"
 // STEP: %[[B:.*]]:6 = stablehlo.custom_call @sdpa_backward(%[[Q]], %[[K]], %[[V]], %[[F]]#0, %{{.*}}, %[[F]]#1)
 // STEP-SAME: artifact = "{{.*}}step/sdpa_bwd_0", bottom_right = false, deterministic = false, kernel = "sdpa_bwd_main"
-/// Workspaces: dQ_accum [B, Hq, Sq, D], Delta [B, Hq, Sq], relay counters
-/// [B, Hq, 256 / 64] (tile-q 64: the default tile rule for a band of 128
-/// keys at d 64).
-// STEP-SAME: -> (tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<2x16x256x64xf32>, tensor<2x16x256xf32>, tensor<2x16x4xi32>)
+/// Workspaces: dQ_accum of no element (a band of 128 keys at d 64 takes
+/// the default dq-mode rule's recompute: bwd_dq forms dQ), Delta
+/// [B, Hq, Sq], relay counters [B, Hq, 256 / 64] (tile-q 64: the default
+/// tile rule for that band; unused unless relayed, there for one signature).
+// STEP-SAME: -> (tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<0xf32>, tensor<2x16x256xf32>, tensor<2x16x4xi32>)
 // STEP: return
 // STEP-NOT: gpu.
 
@@ -50,3 +51,4 @@
 // BWD: band 127 0 top_left
 // BWD: kernel sdpa_bwd_main bwd_main
 // BWD: param q_stride_b i64
+// BWD: kernel sdpa_bwd_dq bwd_dq

@@ -1,6 +1,6 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: sdpa-opt %s --sdpa-backward-pipeline="artifact-dir=%t" -o /dev/null
+// RUN: sdpa-opt %s --sdpa-backward-pipeline="artifact-dir=%t dq-mode=accumulate" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/sdpa_bwd_0.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t/sdpa_bwd_1.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/sdpa_bwd_0.manifest

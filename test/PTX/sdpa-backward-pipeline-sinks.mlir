@@ -1,6 +1,6 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: sdpa-opt %s --sdpa-backward-pipeline="artifact-dir=%t" -o /dev/null
+// RUN: sdpa-opt %s --sdpa-backward-pipeline="artifact-dir=%t dq-mode=accumulate" -o /dev/null
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/sdpa_bwd_0.manifest
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_bwd_0.ptx -o %t/d64.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_bwd_1.ptx -o %t/d128.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS

@@ -126,4 +126,17 @@ TEST(KernelDefaults, BackwardRule) {
   expect(128, kWide, true, 32, 64);
 }
 
+/// The dQ mode: recompute on bands of at most 512 keys up to head_dim 64
+/// (gpt-oss measured), else accumulate (the heavy case measured slower).
+TEST(KernelDefaults, DqModeRecomputesNarrowBandsUpToD64) {
+  using sdpa_schema::DqMode;
+  EXPECT_EQ(getDefaultDqMode(64, 128), DqMode::Recompute);
+  EXPECT_EQ(getDefaultDqMode(64, 512), DqMode::Recompute);
+  EXPECT_EQ(getDefaultDqMode(32, 1), DqMode::Recompute);
+  EXPECT_EQ(getDefaultDqMode(64, 513), DqMode::Accumulate);
+  EXPECT_EQ(getDefaultDqMode(64, kWide), DqMode::Accumulate);
+  EXPECT_EQ(getDefaultDqMode(80, 128), DqMode::Accumulate);
+  EXPECT_EQ(getDefaultDqMode(128, 4096), DqMode::Accumulate);
+}
+
 } // namespace

@@ -11,6 +11,7 @@
 
 #include "SdpaDialect/Analysis/Band.h"
 #include "SdpaDialect/Analysis/TileBounds.h"
+#include "SdpaSchema/Schema.h"
 
 #include <cstdint>
 #include <optional>
@@ -80,6 +81,20 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
 TileShape getDefaultBackwardTiles(int64_t headDim,
                                   std::optional<int64_t> bandWidth,
                                   bool deterministic);
+
+/// The default dQ mode of a backward (docs/Artifact.md, "Backward kernels"):
+///
+///   band <= 512 keys, head_dim <= 64          recompute (bwd_dq)
+///       gpt-oss (d 64, window 128) fwd+bwd, H200: 1.044 / 2.042 ms at
+///       16k / 32k against 1.178 / 2.310 accumulated with atomics and
+///       1.359 / 2.663 relayed (bench/RESULTS.md, 2026-12-02 15:40): faster
+///       than either, and deterministic at that speed.
+///   otherwise                                 accumulate
+///       heavy (d 128, window 4096) fwd+bwd 16k: 22.2 ms recomputed against
+///       18.0 accumulated; head dims 65..128 on narrow bands are not
+///       measured yet (and bwd_dq spills at d 80 and at d 112 x tile_kv 128).
+sdpa_schema::DqMode getDefaultDqMode(int64_t headDim,
+                                     std::optional<int64_t> bandWidth);
 
 } // namespace mlir::sdpa
 

@@ -15,7 +15,10 @@
 
 #include "SdpaDialect/Analysis/TileBounds.h"
 #include "SdpaDialect/Conversion/Sm80.h"
+#include "SdpaSchema/Schema.h"
+#include "llvm/Support/CommandLine.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::sdpa {
@@ -24,6 +27,38 @@ namespace mlir::sdpa {
 constexpr int64_t kMaxWarps = sm80::kMaxThreadsPerBlock / sm80::kWarpSize;
 /// The `stages` the forward documents (1: no prefetch, 2: double buffer).
 constexpr int64_t kMaxStages = 2;
+
+/// The `dq-mode` option of convert-sdpa-grad-to-gpu and the backward
+/// pipelines: the default rule (Analysis/KernelDefaults.h,
+/// getDefaultDqMode) or one dQ mode.
+enum class DqModeOption { Default, Accumulate, Recompute };
+
+/// The option's values, for its cl::values.
+inline auto getDqModeOptionValues() {
+  return llvm::cl::values(
+      clEnumValN(DqModeOption::Default, "default",
+                 "the default rule: recompute for bands of at most 512 keys "
+                 "up to head_dim 64, else accumulate"),
+      clEnumValN(DqModeOption::Accumulate, "accumulate",
+                 "bwd_main adds dQ partials into dq_accum (atomics, or the "
+                 "relay when deterministic)"),
+      clEnumValN(DqModeOption::Recompute, "recompute",
+                 "bwd_dq recomputes P and dS per query tile (no workspace, "
+                 "deterministic)"));
+}
+
+/// The dQ mode the option fixes; none for the default rule.
+inline std::optional<sdpa_schema::DqMode> toDqMode(DqModeOption option) {
+  switch (option) {
+  case DqModeOption::Accumulate:
+    return sdpa_schema::DqMode::Accumulate;
+  case DqModeOption::Recompute:
+    return sdpa_schema::DqMode::Recompute;
+  case DqModeOption::Default:
+    break;
+  }
+  return std::nullopt;
+}
 
 /// "expected <option> in [lo, hi], got <value>" unless lo <= value <= hi;
 /// empty if it is in range.

@@ -18,9 +18,10 @@ namespace mlir::sdpa {
 namespace schema = ::sdpa_schema;
 
 /// The parameters of the kernel of `role`, in the schema's order.
-SmallVector<KernelParam> getSchemaKernelParams(schema::KernelRole role,
-                                               bool varlen, bool deterministic,
-                                               bool sinks);
+SmallVector<KernelParam>
+getSchemaKernelParams(schema::KernelRole role, bool varlen, bool deterministic,
+                      bool sinks,
+                      schema::DqMode dq = schema::DqMode::Accumulate);
 
 /// The schema's record of `params` (for manifests).
 std::vector<schema::Param> toSchemaParams(ArrayRef<KernelParam> params);

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "SdpaDialect/Conversion/KernelOptions.h"
 
 namespace mlir::sdpa {
 

@@ -45,8 +45,28 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     * `sdpa_bwd_dq_convert`, grid `(ceil(Sq / Tq), Hq, B)`, 128 threads:
       `dQ = element_type(dq_accum)`.
 
+    That is `dq-mode=accumulate`. With `dq-mode=recompute`
+    (docs/Semantics.md §4.5) bwd_preprocess forms only delta, bwd_main only
+    dK and dV (no dS tile written, no adds), and the third kernel is
+    `sdpa_bwd_dq`, grid `(ceil(Sq / Tq), Hq, B)`, `Tq / 16` warps (one per
+    16 query rows, Tq * 32 / 16 threads): query tile `t = blockIdx.x` keeps
+    Q and dO in shared memory and walks exactly the key tiles
+    `[kv_begin(t), kv_end(t))` of the forward's schedule in ascending
+    order, per key tile (in chunks of 64 keys) recomputing
+    `P = exp2(scale * log2(e) * S - log2(e) * LSE)` and
+    `dS = P * (dP - delta)` (the cap's derivative with a softcap) and adding
+    `dS K` into a register dQ, edge visits masked, interior visits
+    `[kv_interior_begin(t), kv_interior_end(t))` not; it stores
+    `scale * dQ` once and, with sinks, program `(0, h, 0)` sums head h's
+    dsink partials. No kernel takes `dq_accum` or `relay_counters`: dQ is
+    bitwise repeatable in either `deterministic` setting. Up to head_dim
+    128. `dq-mode=default` takes the rule of
+    `lib/Analysis/KernelDefaults.cpp`: recompute for bands of at most 512
+    keys up to head_dim 64, else accumulate.
+
     Workspaces: `delta` is `[B, Hq, Sq]` f32, `dq_accum` `[B, Hq, Sq, D]`
-    f32, `relay_counters` `[B, Hq, ceil(Sq / Tq)]` i32, all contiguous.
+    f32 (dQ accumulated), `relay_counters` `[B, Hq, ceil(Sq / Tq)]` i32
+    (dQ relayed), all contiguous.
 
     Packed sequences (`thd`, manifest `varlen 1`): `B` is the number of
     sequences `N` and the grids span the longest sequence (`seq_q`, `seq_kv`
@@ -87,6 +107,12 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     Option<"tileKv", "tile-kv", "int64_t", /*default=*/"0",
            "Keys per tile (one warp per 16) where the op has no schedule (0: "
            "the default tile rule)">,
+    Option<"dqMode", "dq-mode", "::mlir::sdpa::DqModeOption",
+           /*default=*/"::mlir::sdpa::DqModeOption::Default",
+           "How dQ is formed: default (the rule of "
+           "lib/Analysis/KernelDefaults.cpp), accumulate (bwd_main adds "
+           "partials into dq_accum) or recompute (bwd_dq)",
+           [{::mlir::sdpa::getDqModeOptionValues()}]>,
     Option<"hostProgram", "host-program", "bool", /*default=*/"true",
            "Replace each op by its host program (false: keep the op, tagged "
            "sdpa.kernel = @module, for sdpa-export-ffi-calls)">,

@@ -15,6 +15,7 @@
 #include "SdpaDialect/Conversion/Sm80.h"
 #include "SdpaDialect/SdpaOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "SdpaSchema/Schema.h"
 #include "mlir/IR/Builders.h"
 
 #include <string>
@@ -25,6 +26,9 @@ namespace mlir::sdpa {
 struct BackwardKernelOptions {
   /// 0: the default tile rule (resolveTiles).
   TileShape tiles{0, 0};
+  /// How dQ is formed (docs/Artifact.md, "Backward kernels"); none: the
+  /// default rule (resolveDqMode).
+  std::optional<sdpa_schema::DqMode> dqMode;
 };
 
 /// Everything the backward kernels are specialized for. Sequence lengths
@@ -45,6 +49,15 @@ struct BackwardKernelSpec {
   /// (docs/Semantics.md §7).
   bool sinks = false;
   bool deterministic = false;
+  /// Accumulate: bwd_main adds the dQ partials into dq_accum (atomics, or
+  /// the relay when deterministic); Recompute: bwd_dq forms dQ per query
+  /// tile and bwd_main only dK, dV.
+  sdpa_schema::DqMode dqMode = sdpa_schema::DqMode::Accumulate;
+  bool recomputesDq() const {
+    return dqMode == sdpa_schema::DqMode::Recompute;
+  }
+  /// The relay orders the dQ adds of a deterministic accumulating backward.
+  bool usesRelay() const { return deterministic && !recomputesDq(); }
   /// The symbolic schedule of the band for `tiles` (never specialized to
   /// static lengths: one kernel serves every length).
   ScheduleAttr schedule;
@@ -99,6 +112,19 @@ struct BackwardKernelSpec {
   int64_t deltaOffset() const { return lseOffset() + tiles.q * 4; }
   /// Dynamic shared memory of the main kernel.
   int64_t sharedBytes() const { return deltaOffset() + tiles.q * 4; }
+
+  /// bwd_dq: one warp per 16 query rows of the tile, each holding its rows'
+  /// dQ (16 x head_dim, f32: head_dim / 2 registers per thread) beside S
+  /// and dP of a key tile (tile_kv registers); up to kMaxRecomputeHeadDim.
+  static constexpr int64_t kMaxRecomputeHeadDim = 128;
+  int64_t dqWarps() const { return tiles.q / sm80::kMmaM; }
+  int64_t dqThreads() const { return dqWarps() * sm80::kWarpSize; }
+  /// Byte offsets of bwd_dq's shared tiles: Q, dO ([Tq] rows), K, V ([Tk]).
+  int64_t dqQOffset() const { return 0; }
+  int64_t dqDoOffset() const { return dqQOffset() + tileBytes(tiles.q); }
+  int64_t dqKOffset() const { return dqDoOffset() + tileBytes(tiles.q); }
+  int64_t dqVOffset() const { return dqKOffset() + tileBytes(tiles.kv); }
+  int64_t dqSharedBytes() const { return dqVOffset() + tileBytes(tiles.kv); }
 };
 
 /// Reads the spec of `op`'s backward kernels: element type, head dim, band,
@@ -107,12 +133,23 @@ struct BackwardKernelSpec {
 FailureOr<BackwardKernelSpec>
 getBackwardKernelSpec(AttentionGradOp op, const BackwardKernelOptions &options);
 
-/// The three backward kernels, in launch order.
-enum class BackwardRole { Preprocess, Main, DqConvert };
+/// The backward kernels: Preprocess, Main and DqConvert (accumulated dQ) or
+/// Preprocess, Main and Dq (recomputed dQ), in launch order.
+enum class BackwardRole { Preprocess, Main, DqConvert, Dq };
+
+/// The kernels of `spec`'s dQ mode, in launch order (the schema's).
+SmallVector<BackwardRole> getBackwardRoles(const BackwardKernelSpec &spec);
 
 /// The manifest role name and the kernel symbol of `role`.
 StringRef getBackwardRoleName(BackwardRole role);
 StringRef getBackwardKernelName(BackwardRole role);
+sdpa_schema::KernelRole getBackwardSchemaRole(BackwardRole role);
+
+/// Threads per block and dynamic shared bytes of the kernel of `role`.
+int64_t getBackwardKernelThreads(const BackwardKernelSpec &spec,
+                                 BackwardRole role);
+int64_t getBackwardKernelSharedBytes(const BackwardKernelSpec &spec,
+                                     BackwardRole role);
 
 /// The parameters of the kernel of `role`, in order.
 SmallVector<KernelParam> getBackwardKernelParams(const BackwardKernelSpec &spec,

@@ -33,6 +33,8 @@ struct FfiArtifact {
   std::string kernel;
   /// Query rows per tile (sizes the relay counters).
   int64_t tileQ = 0;
+  /// A backward whose bwd_dq kernel recomputes dQ: it needs no dq_accum.
+  bool recomputesDq = false;
 };
 
 /// Reads the kernel name of `role` and `tile_q` from a manifest as the

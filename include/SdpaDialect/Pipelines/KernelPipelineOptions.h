@@ -9,6 +9,7 @@
 #ifndef SDPADIALECT_PIPELINES_KERNELPIPELINEOPTIONS_H
 #define SDPADIALECT_PIPELINES_KERNELPIPELINEOPTIONS_H
 
+#include "SdpaDialect/Conversion/KernelOptions.h"
 #include "mlir/Pass/PassOptions.h"
 
 #include <string>
@@ -88,6 +89,13 @@ struct BackwardPipelineOptions
   BackwardPipelineOptions()
       : KernelPipelineOptions(
             "Keys per tile (one warp per 16; 0: the default tile rule)") {}
+
+  /// As convert-sdpa-grad-to-gpu's `dq-mode`.
+  Option<DqModeOption> dqMode{
+      *this, "dq-mode",
+      llvm::cl::desc("How dQ is formed: default (the rule), accumulate or "
+                     "recompute"),
+      llvm::cl::init(DqModeOption::Default), getDqModeOptionValues()};
 };
 
 /// sdpa-pipeline: `tile-q`, `tile-kv`, `warps`, `stages` are the forward's
@@ -115,6 +123,11 @@ struct AttentionPipelineOptions
       llvm::cl::desc(
           "Keys per backward tile (one warp per 16; 0: the default tile rule)"),
       llvm::cl::init(0)};
+  Option<DqModeOption> backwardDqMode{
+      *this, "backward-dq-mode",
+      llvm::cl::desc("How the backward forms dQ: default (the rule), "
+                     "accumulate or recompute"),
+      llvm::cl::init(DqModeOption::Default), getDqModeOptionValues()};
 };
 
 } // namespace mlir::sdpa

@@ -69,10 +69,11 @@ mlir::sdpa::getKernelParamTypes(MLIRContext *ctx, ArrayRef<KernelParam> params,
 
 SmallVector<KernelParam>
 mlir::sdpa::getSchemaKernelParams(schema::KernelRole role, bool varlen,
-                                  bool deterministic, bool sinks) {
+                                  bool deterministic, bool sinks,
+                                  schema::DqMode dq) {
   SmallVector<KernelParam> params;
   for (const schema::Param &param :
-       schema::getKernelParams(role, varlen, deterministic, sinks))
+       schema::getKernelParams(role, varlen, deterministic, sinks, dq))
     params.push_back({param.name, toKind(param.type)});
   return params;
 }

@@ -28,7 +28,7 @@ namespace mlir::sdpa::detail {
 class KernelBuilderBase : public KernelArith {
 public:
   KernelBuilderBase(ImplicitLocOpBuilder &b, const BackwardKernelSpec &spec)
-      : KernelArith(b), spec(spec) {}
+      : KernelArith(b), spec(spec), blockThreads(spec.threads()) {}
 
 protected:
   /// Binds the kernel's arguments by parameter name.
@@ -88,6 +88,9 @@ protected:
   Value lane();
 
   const BackwardKernelSpec &spec;
+  /// Threads of the kernel being built (the tile copies spread over them):
+  /// bwd_main's unless a builder sets its own.
+  int64_t blockThreads;
   llvm::StringMap<Value> args;
   Value tid;
 };
@@ -102,6 +105,9 @@ void buildMainKernel(ImplicitLocOpBuilder &b, const BackwardKernelSpec &spec,
 /// Builds the body of the dQ conversion kernel.
 void buildDqConvertKernel(ImplicitLocOpBuilder &b,
                           const BackwardKernelSpec &spec, gpu::GPUFuncOp func);
+/// Builds the body of the dQ kernel that recomputes P and dS per query tile.
+void buildDqKernel(ImplicitLocOpBuilder &b, const BackwardKernelSpec &spec,
+                   gpu::GPUFuncOp func);
 
 } // namespace mlir::sdpa::detail
 

@@ -1,8 +1,9 @@
 //===- BackwardModule.cpp - The gpu.module of the backward kernels --------===//
 //
-// Builds the gpu.module of the three backward kernels: each gpu.func with its
-// parameters (BackwardSpec.cpp) and block size, its body from its builder
-// (PreprocessKernel.cpp, MainKernel.cpp, DqConvertKernel.cpp). The top of the
+// Builds the gpu.module of the three backward kernels of the spec's dQ mode:
+// each gpu.func with its parameters (BackwardSpec.cpp) and block size, its
+// body from its builder (PreprocessKernel.cpp, MainKernel.cpp and
+// DqConvertKernel.cpp or DqKernel.cpp). The top of the
 // backward's call graph: nothing below calls back into it.
 //
 //===----------------------------------------------------------------------===//
@@ -26,8 +27,7 @@ static gpu::GPUFuncOp buildKernel(OpBuilder &builder, Location loc,
                                      FunctionType::get(ctx, types, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
-  int64_t threads =
-      role == BackwardRole::Main ? spec.threads() : spec.rowThreads();
+  int64_t threads = getBackwardKernelThreads(spec, role);
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
   OpBuilder::InsertionGuard guard(builder);
@@ -43,6 +43,9 @@ static gpu::GPUFuncOp buildKernel(OpBuilder &builder, Location loc,
   case BackwardRole::DqConvert:
     sdpa::detail::buildDqConvertKernel(b, spec, func);
     break;
+  case BackwardRole::Dq:
+    sdpa::detail::buildDqKernel(b, spec, func);
+    break;
   }
   return func;
 }
@@ -54,8 +57,7 @@ mlir::sdpa::buildBackwardKernelModule(OpBuilder &builder, Location loc,
   auto module = gpu::GPUModuleOp::create(builder, loc, moduleName);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(module.getBody());
-  for (BackwardRole role :
-       {BackwardRole::Preprocess, BackwardRole::Main, BackwardRole::DqConvert})
+  for (BackwardRole role : getBackwardRoles(spec))
     buildKernel(builder, loc, spec, role);
   return module;
 }

@@ -50,6 +50,19 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
     return op.emitOpError("expected the backward kernel's shared memory (")
            << spec.sharedBytes() << " bytes) to fit in "
            << sm80::kMaxSharedBytes << " bytes";
+  spec.dqMode = resolveDqMode(op, options.dqMode);
+  if (spec.recomputesDq()) {
+    if (spec.headDim > BackwardKernelSpec::kMaxRecomputeHeadDim)
+      return op.emitOpError("expected head_dim at most ")
+             << BackwardKernelSpec::kMaxRecomputeHeadDim
+             << " for dq-mode=recompute, got " << spec.headDim
+             << " (bwd_dq holds a warp's 16 rows of dQ in registers; use "
+                "dq-mode=accumulate)";
+    if (spec.dqSharedBytes() > sm80::kMaxSharedBytes)
+      return op.emitOpError("expected the dQ kernel's shared memory (")
+             << spec.dqSharedBytes() << " bytes) to fit in "
+             << sm80::kMaxSharedBytes << " bytes";
+  }
 
   spec.band = op.getMaskAttr().getBand();
   spec.scale = op.getScaleOrDefault();
@@ -64,7 +77,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
 }
 
 /// The schema's role of the kernel of `role`.
-static schema::KernelRole getSchemaRole(BackwardRole role) {
+schema::KernelRole mlir::sdpa::getBackwardSchemaRole(BackwardRole role) {
   switch (role) {
   case BackwardRole::Preprocess:
     return schema::KernelRole::BwdPreprocess;
@@ -72,12 +85,54 @@ static schema::KernelRole getSchemaRole(BackwardRole role) {
     return schema::KernelRole::BwdMain;
   case BackwardRole::DqConvert:
     return schema::KernelRole::BwdDqConvert;
+  case BackwardRole::Dq:
+    return schema::KernelRole::BwdDq;
+  }
+  llvm_unreachable("unknown role");
+}
+
+SmallVector<BackwardRole>
+mlir::sdpa::getBackwardRoles(const BackwardKernelSpec &spec) {
+  SmallVector<BackwardRole> roles;
+  for (schema::KernelRole role : schema::getBackwardRoles(spec.dqMode))
+    for (BackwardRole candidate :
+         {BackwardRole::Preprocess, BackwardRole::Main, BackwardRole::DqConvert,
+          BackwardRole::Dq})
+      if (getBackwardSchemaRole(candidate) == role)
+        roles.push_back(candidate);
+  return roles;
+}
+
+int64_t mlir::sdpa::getBackwardKernelThreads(const BackwardKernelSpec &spec,
+                                             BackwardRole role) {
+  switch (role) {
+  case BackwardRole::Main:
+    return spec.threads();
+  case BackwardRole::Dq:
+    return spec.dqThreads();
+  case BackwardRole::Preprocess:
+  case BackwardRole::DqConvert:
+    return spec.rowThreads();
+  }
+  llvm_unreachable("unknown role");
+}
+
+int64_t mlir::sdpa::getBackwardKernelSharedBytes(const BackwardKernelSpec &spec,
+                                                 BackwardRole role) {
+  switch (role) {
+  case BackwardRole::Main:
+    return spec.sharedBytes();
+  case BackwardRole::Dq:
+    return spec.dqSharedBytes();
+  case BackwardRole::Preprocess:
+  case BackwardRole::DqConvert:
+    return 0;
   }
   llvm_unreachable("unknown role");
 }
 
 StringRef mlir::sdpa::getBackwardRoleName(BackwardRole role) {
-  return schema::toString(getSchemaRole(role));
+  return schema::toString(getBackwardSchemaRole(role));
 }
 
 StringRef mlir::sdpa::getBackwardKernelName(BackwardRole role) {
@@ -88,6 +143,8 @@ StringRef mlir::sdpa::getBackwardKernelName(BackwardRole role) {
     return "sdpa_bwd_main";
   case BackwardRole::DqConvert:
     return "sdpa_bwd_dq_convert";
+  case BackwardRole::Dq:
+    return "sdpa_bwd_dq";
   }
   llvm_unreachable("unknown role");
 }
@@ -95,6 +152,6 @@ StringRef mlir::sdpa::getBackwardKernelName(BackwardRole role) {
 SmallVector<KernelParam>
 mlir::sdpa::getBackwardKernelParams(const BackwardKernelSpec &spec,
                                     BackwardRole role) {
-  return getSchemaKernelParams(getSchemaRole(role), spec.packed,
-                               spec.deterministic, spec.sinks);
+  return getSchemaKernelParams(getBackwardSchemaRole(role), spec.packed,
+                               spec.deterministic, spec.sinks, spec.dqMode);
 }

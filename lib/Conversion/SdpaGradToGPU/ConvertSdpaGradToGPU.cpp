@@ -25,26 +25,20 @@ namespace mlir::sdpa {
 using namespace mlir;
 using namespace mlir::sdpa;
 
-/// The artifact manifest of the three backward kernels of `spec`
+/// The artifact manifest of the backward kernels of `spec`
 /// (docs/Artifact.md), in launch order.
 static schema::Manifest getBackwardManifest(const BackwardKernelSpec &spec) {
   schema::Manifest manifest = getManifestHeader(
       schema::Direction::Backward, spec.elementType, spec.headDim, spec.tiles,
       spec.band, spec.scale, spec.softcap, spec.sinks, spec.packed,
       spec.deterministic);
-  for (auto [role, schemaRole] :
-       {std::pair(BackwardRole::Preprocess, schema::KernelRole::BwdPreprocess),
-        std::pair(BackwardRole::Main, schema::KernelRole::BwdMain),
-        std::pair(BackwardRole::DqConvert,
-                  schema::KernelRole::BwdDqConvert)}) {
-    bool isMain = role == BackwardRole::Main;
+  for (BackwardRole role : getBackwardRoles(spec)) {
     schema::Kernel &kernel = manifest.kernels.emplace_back();
     kernel.name = getBackwardKernelName(role).str();
-    kernel.role = schemaRole;
-    kernel.block = {unsigned(isMain ? spec.threads() : spec.rowThreads()), 1,
-                    1};
-    kernel.sharedBytes = unsigned(isMain ? spec.sharedBytes() : 0);
-    kernel.grid = schema::getKernelGrid(schemaRole);
+    kernel.role = getBackwardSchemaRole(role);
+    kernel.block = {unsigned(getBackwardKernelThreads(spec, role)), 1, 1};
+    kernel.sharedBytes = unsigned(getBackwardKernelSharedBytes(spec, role));
+    kernel.grid = schema::getKernelGrid(kernel.role);
     kernel.params = toSchemaParams(getBackwardKernelParams(spec, role));
   }
   return manifest;
@@ -57,8 +51,9 @@ std::string mlir::sdpa::buildBackwardManifest(const BackwardKernelSpec &spec) {
 /// Replaces `op` by the host program that launches the kernels of
 /// `manifest` in `module` in order: dQ, dK, dV are fresh device buffers
 /// returned as tensors; dq_accum ([Hq, query tokens, D]) and delta ([Hq,
-/// query tokens]) are device workspaces, and so are the relay counters
-/// ([B, Hq, q_tiles], zeroed) of a deterministic backward, freed after the
+/// query tokens]) are device workspaces (dq_accum only where dQ is
+/// accumulated), and so are the relay counters ([B, Hq, q_tiles], zeroed)
+/// of a relayed backward, freed after the
 /// last launch (docs/Runtime.md, "Backward").
 static void replaceByHostProgram(AttentionGradOp op, gpu::GPUModuleOp module,
                                  const BackwardKernelSpec &spec,
@@ -84,12 +79,13 @@ static void replaceByHostProgram(AttentionGradOp op, gpu::GPUModuleOp module,
   host.addSizes(query, key, queryOffsets);
   Type f32 = b.getF32Type();
   Value headDim = arith::ConstantIndexOp::create(b, op.getLoc(), spec.headDim);
-  host.addWorkspace("dq_accum", f32,
-                    {host.headsQ(), host.queryTokens(), headDim},
-                    /*zero=*/false);
+  if (!spec.recomputesDq())
+    host.addWorkspace("dq_accum", f32,
+                      {host.headsQ(), host.queryTokens(), headDim},
+                      /*zero=*/false);
   host.addWorkspace("delta", f32, {host.headsQ(), host.queryTokens()},
                     /*zero=*/false);
-  if (spec.deterministic)
+  if (spec.usesRelay())
     host.addWorkspace("relay_counters", b.getI32Type(),
                       {host.batch(), host.headsQ(), host.queryTiles()},
                       /*zero=*/true);
@@ -134,6 +130,7 @@ struct ConvertSdpaGradToGPUPass
     }
     BackwardKernelOptions options;
     options.tiles = {tileQ, tileKv};
+    options.dqMode = toDqMode(dqMode);
     auto build = [&](OpBuilder &builder, AttentionGradOp op,
                      StringRef name) -> FailureOr<LoweredKernelModule> {
       FailureOr<BackwardKernelSpec> spec = getBackwardKernelSpec(op, options);

@@ -143,7 +143,7 @@ QueryHeadBases MainKernelBuilder::emitQueryHeadBases(Value head) {
   bases.dqAccum = mul(bases.rowStats, idx(spec.headDim));
   // One counter per (sequence, query head, query tile of the longest).
   Value bh = add(mul(batch, headsQ), head);
-  if (spec.deterministic)
+  if (spec.usesRelay())
     bases.counters =
         mul(bh, arith::CeilDivUIOp::create(b, seqQMax, idx(spec.tiles.q)));
   return bases;
@@ -339,6 +339,8 @@ void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
                                  : fsub(extract(dP[j], i, e), rowDelta);
         Value grad = fmul(extract(p[j], i, e), dPMinusDelta);
         dS[j] = insert(grad, dS[j], i, e);
+        if (spec.recomputesDq())
+          continue; // bwd_dq forms dQ: no dS tile in shared memory
         Value scaled =
             arith::TruncFOp::create(b, spec.elementType, fmul(grad, scale));
         memref::StoreOp::create(b, scaled, dsSmem,
@@ -362,8 +364,8 @@ void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
   }
 
   // The whole dS tile is in shared memory. The dQ partial (every column)
-  // is added once, in the last pass.
-  if (pass + 1 != spec.columnPasses())
+  // is added once, in the last pass (bwd_dq recomputes dQ instead).
+  if (pass + 1 != spec.columnPasses() || spec.recomputesDq())
     return;
   gpu::BarrierOp::create(b);
   emitDqUpdate(t, q0, bases);

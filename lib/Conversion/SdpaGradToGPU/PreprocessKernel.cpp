@@ -4,7 +4,8 @@
 //
 //   delta[b, h, q]       = sum_d dO[b, h, q, d] * O[b, h, q, d]   (f32)
 //   dq_accum[b, h, q, :] = 0                    for q in the tile, q < Sq
-//   relay_counters[b, h, t] = 0                 (deterministic mode)
+//                                               (dQ accumulated)
+//   relay_counters[b, h, t] = 0                 (dQ relayed)
 //
 // so the runtime needs no memset: the three kernels run in stream order.
 // delta and dq_accum are contiguous [B, Hq, Sq] and [B, Hq, Sq, D] f32,
@@ -82,24 +83,27 @@ public:
       });
     }
 
-    // dq_accum rows of the tile := 0.
-    Value headDim = idx(spec.headDim);
-    Value accBase = mul(add(rows0, q0), headDim);
-    Value rowElems = idx(spec.headDim);
-    Value limit = mul(rowsInTile(tile), rowElems);
-    scf::ForOp::create(
-        b, tid, limit, idx(spec.rowThreads()), ValueRange{},
-        [&](OpBuilder &, Location, Value e, ValueRange) {
-          Value at = add(accBase, e);
-          memref::StoreOp::create(b, f32(0.0), args["dq_accum"], ValueRange{at});
-          scf::YieldOp::create(b);
-        });
+    // dq_accum rows of the tile := 0 (where dQ is accumulated).
+    if (!spec.recomputesDq()) {
+      Value headDim = idx(spec.headDim);
+      Value accBase = mul(add(rows0, q0), headDim);
+      Value rowElems = idx(spec.headDim);
+      Value limit = mul(rowsInTile(tile), rowElems);
+      scf::ForOp::create(
+          b, tid, limit, idx(spec.rowThreads()), ValueRange{},
+          [&](OpBuilder &, Location, Value e, ValueRange) {
+            Value at = add(accBase, e);
+            memref::StoreOp::create(b, f32(0.0), args["dq_accum"],
+                                    ValueRange{at});
+            scf::YieldOp::create(b);
+          });
+    }
 
     // Sinks: this tile's partial of dsink (SinkGradient.cpp).
     if (spec.sinks)
       emitSinkPartial(func, tile, rows0);
 
-    if (spec.deterministic) {
+    if (spec.usesRelay()) {
       // seq_q: the (longest) sequence length, of the counters' row.
       Value qTiles =
           arith::CeilDivUIOp::create(b, tile.seqQMax, idx(spec.tiles.q));

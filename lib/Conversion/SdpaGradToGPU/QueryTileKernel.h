@@ -30,7 +30,13 @@ struct QueryTile {
 /// Builder base of the kernels with one program per query tile.
 class QueryTileKernelBuilder : public KernelBuilderBase {
 public:
-  using KernelBuilderBase::KernelBuilderBase;
+  /// A kernel of `threads` threads per block (the row kernels' 128 unless
+  /// given).
+  QueryTileKernelBuilder(ImplicitLocOpBuilder &b,
+                         const BackwardKernelSpec &spec, int64_t threads = 0)
+      : KernelBuilderBase(b, spec) {
+    blockThreads = threads ? threads : spec.rowThreads();
+  }
 
 protected:
   /// Binds the arguments of `role` and reads where this program is.

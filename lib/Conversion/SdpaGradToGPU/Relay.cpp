@@ -173,7 +173,7 @@ void MainKernelBuilder::emitDqUpdate(Value t, Value q0,
   for (int64_t begin = 0; begin < perWarp; begin += kDqFragmentsPerRound) {
     int64_t end = std::min(perWarp, begin + kDqFragmentsPerRound);
     emitProducts(begin, end);
-    if (spec.deterministic && begin == 0) {
+    if (spec.usesRelay() && begin == 0) {
       counter = add(bases.counters, t);
       // The relay turn of key tile u at query tile t: u - kv_first(t).
       turn = emitRelayTurn(b, b.getLoc(), spec.schedule, kvTile, t, seqQ,
@@ -184,6 +184,6 @@ void MainKernelBuilder::emitDqUpdate(Value t, Value q0,
       emitAdds(i);
   }
 
-  if (spec.deterministic)
+  if (spec.usesRelay())
     emitRelayRelease(counter, turn);
 }

@@ -43,7 +43,7 @@ Value QueryTileKernelBuilder::blockSumInOrder(gpu::GPUFuncOp func,
                       .getShuffleResult();
     value = fadd(value, other);
   }
-  int64_t warps = spec.rowThreads() / sm80::kWarpSize;
+  int64_t warps = blockThreads / sm80::kWarpSize;
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                               gpu::AddressSpace::Workgroup);
   auto smemType =
@@ -76,7 +76,7 @@ void QueryTileKernelBuilder::emitSinkPartial(gpu::GPUFuncOp func,
                       ? add(lseHead, tile.first)
                       : add(mul(tile.batch, argIndex("lse_stride_b")), lseHead);
   Value local = f32(0.0);
-  for (int64_t r0 = 0; r0 < spec.tiles.q; r0 += spec.rowThreads()) {
+  for (int64_t r0 = 0; r0 < spec.tiles.q; r0 += blockThreads) {
     Value r = add(tid, idx(r0));
     Value row = add(tile.q0, r);
     Value inSequence = cmp(arith::CmpIPredicate::ult, row, tile.seqQ);
@@ -128,7 +128,7 @@ void QueryTileKernelBuilder::emitSinkGradient(gpu::GPUFuncOp func,
     Value batch = gpu::GridDimOp::create(b, gpu::Dimension::z);
     Value count = mul(batch, qTiles);
     auto loop = scf::ForOp::create(
-        b, tid, count, idx(spec.rowThreads()), ValueRange{f32(0.0)},
+        b, tid, count, idx(blockThreads), ValueRange{f32(0.0)},
         [&](OpBuilder &, Location, Value i, ValueRange sum) {
           Value entryBatch = divu(i, qTiles);
           Value entryTile = remu(i, qTiles);

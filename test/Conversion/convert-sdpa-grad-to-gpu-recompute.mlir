@@ -1,0 +1,89 @@
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=NOACC --implicit-check-not=dq_accum --implicit-check-not=relay_counters --implicit-check-not=llvm.atomicrmw --implicit-check-not=bwd_dq_convert
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ACC
+
+/// dq-mode=default picks recompute for a band of at most 512 keys up to
+/// head_dim 64 (lib/Analysis/KernelDefaults.cpp): a causal window of 128 keys
+/// (L = 127, R = 0), top-left, d 64, dynamic lengths, tiles 64 x 64 (the
+/// default tile rule's narrow pick). The kernels: bwd_preprocess (Delta
+/// only: no dq_accum to zero), bwd_main (dK, dV only) and bwd_dq, one
+/// program per query tile, 4 warps of 16 rows, Q, dO, K, V tiles of
+/// 64 x (64 + 8) f16 in shared memory: 4 * 64 * 72 * 2 = 36864 bytes.
+/// Its key tiles are the forward range of query tile t, by hand
+/// (docs/Semantics.md §3): rows [64t, 64t + 63] see keys [q - 127, q], so
+///   kv_begin(t) = max(0, floor((64t - 127) / 64)) = max(0, t - 2)
+///   kv_end(t)   = min(ceil(Skv / 64), t + 1, (Sq - 1) floordiv 64 + 1)
+/// and the unmasked interior, every cell of the block visible, needs
+/// 64u + 63 <= 64t (u <= t - 1) and 64u >= 64t + 63 - 127 (u >= t - 1):
+///   kv_interior_begin(t) = max(0, t - 1), kv_interior_end(t) = min(Skv floordiv 64, t).
+/// No kernel takes dq_accum or relay counters, and nothing is atomic.
+// CHECK-DAG: #[[KVB:.*]] = affine_map<(d0)[s0, s1] -> (0, d0 - 2, {{.*}})>
+// CHECK-DAG: #[[KVE:.*]] = affine_map<(d0)[s0, s1] -> (s1 ceildiv 64, d0 + 1, (s0 - 1) floordiv 64 + 1)>
+// CHECK-DAG: #[[KVIB:.*]] = affine_map<(d0)[s0, s1] -> (0, d0 - 1)>
+// CHECK-DAG: #[[KVIE:.*]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 64, d0)>
+// CHECK: sdpa.artifacts = {sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 0\0Akernel sdpa_bwd_preprocess bwd_preprocess\0Ablock 128 1 1\0Ashared_bytes 0\0Agrid q_tiles heads_q batch\0Aparam o ptr\0Aparam do ptr\0Aparam delta ptr\0Aparam seq_q i32
+// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 46592\0Agrid kv_tiles heads_kv batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dk ptr\0Aparam dv ptr\0Aparam seq_q i32
+// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 36864\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam seq_q i32\0Aparam seq_kv i32\0Aparam heads_q i32\0Aparam heads_kv i32
+/// The host program allocates dQ, dK, dV and delta (one f32 workspace) and
+/// launches the three kernels in order.
+// CHECK-LABEL: func.func @window
+// CHECK-COUNT-3: gpu.alloc (%{{.+}}) : memref<1x2x?x64xf16>
+// CHECK: %[[DELTA:.+]] = gpu.alloc (%{{.+}}) : memref<?xf32>
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_preprocess
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_main
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in (%{{.+}}, %{{.+}}, %{{.+}}) dynamic_shared_memory_size %{{.+}}
+// CHECK: gpu.dealloc %[[DELTA]]
+// CHECK: gpu.func @sdpa_bwd_dq(
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK: %[[T:.+]] = gpu.block_id x
+// CHECK: affine.max #[[KVB]](%[[T]])
+// CHECK: affine.min #[[KVE]](%[[T]])
+// CHECK: affine.max #[[KVIB]](%[[T]])
+// CHECK: affine.min #[[KVIE]](%[[T]])
+// CHECK: scf.for
+// CHECK: nvgpu.mma.sync
+// CHECK: } {sdpa.band_mask}
+// CHECK: nvgpu.mma.sync
+// CHECK: } {sdpa.kv_loop}
+// CHECK: vector.store
+// CHECK: gpu.return
+// NOACC-LABEL: func.func @window
+// ACC-LABEL: func.func @window
+// ACC: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert
+func.func @window(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x64xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+      : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>
+  return %dq : tensor<1x2x?x64xf16>
+}
+
+// -----
+
+/// deterministic: recomputed dQ is repeatable as it is, so the artifact says
+/// deterministic 1 and still takes no relay counters.
+// CHECK: sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 1
+// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq
+// CHECK: func.func @deterministic
+// NOACC-LABEL: func.func @deterministic
+// ACC: sdpa_bwd_0 = "{{.*}}param relay_counters ptr
+func.func @deterministic(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x64xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = top_left>, deterministic}
+      : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>
+  return %dq : tensor<1x2x?x64xf16>
+}
+
+// -----
+
+/// With sinks, bwd_dq also takes the dsink partials (bwd_preprocess writes
+/// them) and stores grad_sinks in its program (0, h, 0).
+// CHECK: sdpa_bwd_0 = "{{.*}}kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 36864\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam dsink_partials ptr\0Aparam grad_sinks ptr\0Aparam seq_q i32
+// CHECK: func.func @sinks
+// NOACC-LABEL: func.func @sinks
+func.func @sinks(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>, %s: tensor<2xf32>) -> tensor<2xf32> {
+  %dq, %dk, %dv, %ds = sdpa.attention_grad %q, %q, %q, %q, %q, %lse sinks(%s : tensor<2xf32>) {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+      : tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<1x2x?x64xf16>, tensor<2xf32>
+  return %ds : tensor<2xf32>
+}
