@@ -11,6 +11,9 @@
 #   SDPA_FUZZ_RUNS   every run target's run count, replacing the budgets below
 #                    (a campaign: SDPA_FUZZ_RUNS=1000000)
 #   SDPA_FUZZ_ONLY   the targets to run, space-separated (default: all)
+#   SDPA_FUZZ_TIMEOUT seconds per input before libFuzzer reports a timeout
+#                    (default 25; wall-clock, so a campaign on a busy machine
+#                    needs more)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -81,7 +84,7 @@ run_fuzzer() {
   echo "== $target: $runs runs, seed 1, ${flags[*]}"
   mkdir -p "$work/corpus-$target"
   local start=$SECONDS status=0
-  "$bin" -seed=1 -runs="$runs" -timeout=25 -rss_limit_mb=3072 \
+  "$bin" -seed=1 -runs="$runs" -timeout="${SDPA_FUZZ_TIMEOUT:-25}" -rss_limit_mb=3072 \
     -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
     "${flags[@]}" "$work/corpus-$target" "$@" > "$log" 2>&1 || status=$?
   if [ $status -ne 0 ]; then
