@@ -179,8 +179,10 @@ class CacheTest(unittest.TestCase):
         self.assertEqual(found, os.path.join(out, BWD.key + ".manifest"))
         header, kernel_list = kernels.read_manifest(found)
         self.assertEqual((header["direction"], header["deterministic"]), ("backward", "1"))
+        # A band of 128 keys at d 64: the default dq-mode recomputes dQ
+        # (bwd_dq, docs/Semantics.md §4.5).
         self.assertEqual([r for _, r in kernel_list], ["bwd_preprocess", "bwd_main",
-                                                       "bwd_dq_convert"])
+                                                       "bwd_dq"])
         # A second build skips what is there.
         log = io.StringIO()
         self.assertEqual(kernels._build([BWD], out, SDPA_OPT, log), 0)

@@ -16,6 +16,7 @@
 #ifndef SDPA_LIB_CONVERSION_SDPAGRADTOGPU_BACKWARDKERNEL_H
 #define SDPA_LIB_CONVERSION_SDPAGRADTOGPU_BACKWARDKERNEL_H
 
+#include "SdpaDialect/Conversion/BandCellTest.h"
 #include "SdpaDialect/Conversion/KernelArith.h"
 #include "SdpaDialect/Conversion/SdpaGradToGPU.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -86,6 +87,17 @@ protected:
   Value insert(Value value, Value frag, int64_t i, int64_t j);
 
   Value lane();
+
+  /// `frags` (f32 accumulator fragments) with the cells outside the band
+  /// zeroed when `edge` holds; an interior visit branches around the mask
+  /// (an scf.if tagged sdpa.band_mask). `makeTest` builds the thread's band
+  /// test inside the branch; element (i, e) of fragment j is the cell at
+  /// offsets `offsets(j, i, e)` = (query, key) of that test.
+  SmallVector<Value> emitBandMask(
+      ArrayRef<Value> frags, Value edge,
+      function_ref<BandCellTest()> makeTest,
+      function_ref<std::pair<int64_t, int64_t>(int64_t, int64_t, int64_t)>
+          offsets);
 
   const BackwardKernelSpec &spec;
   /// Threads of the kernel being built (the tile copies spread over them):

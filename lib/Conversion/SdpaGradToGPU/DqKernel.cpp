@@ -189,31 +189,16 @@ private:
   /// visit branches around the mask.
   SmallVector<Value> emitBandMask(ArrayRef<Value> p, const QueryTile &tile,
                                   Value k0, Value edge) {
-    SmallVector<Type> types;
-    for (Value frag : p)
-      types.push_back(frag.getType());
-    auto ifOp = scf::IfOp::create(b, types, edge, /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      // Cell (query, key) of this thread: query = q0 + 16 warp + lane / 4 +
-      // 8 i, key = k0 + 2 (lane % 4) + 8 j + e.
-      BandCellTest band(*this, spec.band, threadRow(tile, 0), add(k0, fragCol),
-                        delta, seqKv, /*narrow=*/true);
-      SmallVector<Value> masked(p);
-      for (int64_t j = 0; j < int64_t(p.size()); ++j)
-        for (int64_t i = 0; i < 2; ++i)
-          for (int64_t e = 0; e < 2; ++e) {
-            Value visible = band.visible(8 * i, j * sm80::kMmaN + e);
-            Value prob = select(visible, extract(masked[j], i, e), f32(0.0));
-            masked[j] = insert(prob, masked[j], i, e);
-          }
-      scf::YieldOp::create(b, masked);
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(b, p);
-    }
-    ifOp->setAttr("sdpa.band_mask", b.getUnitAttr());
-    return SmallVector<Value>(ifOp.getResults());
+    // Cell (query, key) of this thread: query = q0 + 16 warp + lane / 4 +
+    // 8 i, key = k0 + 2 (lane % 4) + 8 j + e.
+    auto makeTest = [&] {
+      return BandCellTest(*this, spec.band, threadRow(tile, 0),
+                          add(k0, fragCol), delta, seqKv, /*narrow=*/true);
+    };
+    return QueryTileKernelBuilder::emitBandMask(
+        p, edge, makeTest, [](int64_t j, int64_t i, int64_t e) {
+          return std::pair<int64_t, int64_t>(8 * i, j * sm80::kMmaN + e);
+        });
   }
 
   /// One visit of key tile u: K, V in, S, P, dP, dS, dQ += dS K.

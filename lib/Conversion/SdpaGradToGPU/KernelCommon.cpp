@@ -130,3 +130,35 @@ Value KernelBuilderBase::insert(Value value, Value frag, int64_t i,
                                 int64_t j) {
   return vector::InsertOp::create(b, value, frag, ArrayRef<int64_t>{i, j});
 }
+
+SmallVector<Value> KernelBuilderBase::emitBandMask(
+    ArrayRef<Value> frags, Value edge, function_ref<BandCellTest()> makeTest,
+    function_ref<std::pair<int64_t, int64_t>(int64_t, int64_t, int64_t)>
+        offsets) {
+  SmallVector<Type> types;
+  for (Value frag : frags)
+    types.push_back(frag.getType());
+  auto ifOp = scf::IfOp::create(b, types, edge, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    BandCellTest band = makeTest();
+    SmallVector<Value> masked(frags);
+    for (int64_t j = 0; j < int64_t(frags.size()); ++j) {
+      for (int64_t e = 0; e < 2; ++e) {
+        for (int64_t i = 0; i < 2; ++i) {
+          auto [queryOff, keyOff] = offsets(j, i, e);
+          Value visible = band.visible(queryOff, keyOff);
+          Value zero = f32(0.0);
+          Value prob = select(visible, extract(masked[j], i, e), zero);
+          masked[j] = insert(prob, masked[j], i, e);
+        }
+      }
+    }
+    scf::YieldOp::create(b, masked);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, frags);
+  }
+  ifOp->setAttr("sdpa.band_mask", b.getUnitAttr());
+  return SmallVector<Value>(ifOp.getResults());
+}

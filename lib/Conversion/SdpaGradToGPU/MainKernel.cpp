@@ -198,37 +198,19 @@ SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
 
 SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
                                                    Value q0, Value edge) {
-  SmallVector<Type> types;
-  for (Value frag : p)
-    types.push_back(frag.getType());
-  auto ifOp = scf::IfOp::create(b, types, edge, /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    // Cell (query, key) of this thread: query = q0 + 2 (lane % 4) + 8 j + e,
-    // key = k0 + 16 warp + lane / 4 + 8 i.
+  // Cell (query, key) of this thread: query = q0 + 2 (lane % 4) + 8 j + e,
+  // key = k0 + 16 warp + lane / 4 + 8 i.
+  auto makeTest = [&] {
     Value keyLocal0 = add(mul(warp, idx(sm80::kMmaM)), fragRow);
     Value threadKey = add(k0, keyLocal0);
     Value threadQuery = add(q0, fragCol);
-    BandCellTest band(*this, spec.band, threadQuery, threadKey, delta, seqKv,
-                      /*narrow=*/true);
-    SmallVector<Value> masked(p);
-    for (int64_t j = 0; j < int64_t(p.size()); ++j) {
-      for (int64_t e = 0; e < 2; ++e) {
-        for (int64_t i = 0; i < 2; ++i) {
-          Value visible = band.visible(j * sm80::kMmaN + e, 8 * i);
-          Value zero = f32(0.0);
-          Value prob = select(visible, extract(masked[j], i, e), zero);
-          masked[j] = insert(prob, masked[j], i, e);
-        }
-      }
-    }
-    scf::YieldOp::create(b, masked);
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, p);
-  }
-  ifOp->setAttr("sdpa.band_mask", b.getUnitAttr());
-  return SmallVector<Value>(ifOp.getResults());
+    return BandCellTest(*this, spec.band, threadQuery, threadKey, delta, seqKv,
+                        /*narrow=*/true);
+  };
+  return KernelBuilderBase::emitBandMask(
+      p, edge, makeTest, [](int64_t j, int64_t i, int64_t e) {
+        return std::pair<int64_t, int64_t>(j * sm80::kMmaN + e, 8 * i);
+      });
 }
 
 Value MainKernelBuilder::statsPair(Value smem, int64_t j) {
