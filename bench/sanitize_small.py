@@ -6,7 +6,8 @@
 
 Forward artifacts: a dense case (s_q != s_kv, lengths the tiles do not
 divide, GQA) or a THD case (an empty segment, one longer than a tile).
-Backward artifacts (both dQ modes): the same shapes. No results are checked
+Backward artifacts (every dQ mode): the same shapes; artifacts with sinks
+get random sink logits. No results are checked
 here (check_forward.py / check_backward.py do that); the sanitizer's report
 is the result. bench/run_gpu.sh's `sanitize` step wraps it.
 """
@@ -40,6 +41,8 @@ def run(path):
         kw = dict(layout="bhsd")
         lse = torch.randn(1, 4, 130, device="cuda")
     v = torch.randn_like(k)
+    if art.sinks:  # one f32 sink logit per query head (docs/Semantics.md §7)
+        kw["sinks"] = torch.randn(4, device="cuda")
     if art.direction == "forward":
         art.forward(q, k, v, **kw)
     else:
