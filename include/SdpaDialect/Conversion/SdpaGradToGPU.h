@@ -145,11 +145,12 @@ StringRef getBackwardRoleName(BackwardRole role);
 StringRef getBackwardKernelName(BackwardRole role);
 sdpa_schema::KernelRole getBackwardSchemaRole(BackwardRole role);
 
-/// Threads per block and dynamic shared bytes of the kernel of `role`.
-int64_t getBackwardKernelThreads(const BackwardKernelSpec &spec,
-                                 BackwardRole role);
-int64_t getBackwardKernelSharedBytes(const BackwardKernelSpec &spec,
-                                     BackwardRole role);
+/// Threads per block and dynamic shared bytes of a backward kernel.
+struct BackwardKernelShape {
+  int64_t threads, sharedBytes;
+};
+BackwardKernelShape getBackwardKernelShape(const BackwardKernelSpec &spec,
+                                           BackwardRole role);
 
 /// The parameters of the kernel of `role`, in order.
 SmallVector<KernelParam> getBackwardKernelParams(const BackwardKernelSpec &spec,

@@ -27,7 +27,7 @@ static gpu::GPUFuncOp buildKernel(OpBuilder &builder, Location loc,
                                      FunctionType::get(ctx, types, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
-  int64_t threads = getBackwardKernelThreads(spec, role);
+  int64_t threads = getBackwardKernelShape(spec, role).threads;
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
   OpBuilder::InsertionGuard guard(builder);

@@ -103,48 +103,17 @@ mlir::sdpa::getBackwardRoles(const BackwardKernelSpec &spec) {
   return roles;
 }
 
-int64_t mlir::sdpa::getBackwardKernelThreads(const BackwardKernelSpec &spec,
-                                             BackwardRole role) {
+BackwardKernelShape
+mlir::sdpa::getBackwardKernelShape(const BackwardKernelSpec &spec,
+                                   BackwardRole role) {
   switch (role) {
   case BackwardRole::Main:
-    return spec.threads();
+    return {spec.threads(), spec.sharedBytes()};
   case BackwardRole::Dq:
-    return spec.dqThreads();
+    return {spec.dqThreads(), spec.dqSharedBytes()};
   case BackwardRole::Preprocess:
   case BackwardRole::DqConvert:
-    return spec.rowThreads();
-  }
-  llvm_unreachable("unknown role");
-}
-
-int64_t mlir::sdpa::getBackwardKernelSharedBytes(const BackwardKernelSpec &spec,
-                                                 BackwardRole role) {
-  switch (role) {
-  case BackwardRole::Main:
-    return spec.sharedBytes();
-  case BackwardRole::Dq:
-    return spec.dqSharedBytes();
-  case BackwardRole::Preprocess:
-  case BackwardRole::DqConvert:
-    return 0;
-  }
-  llvm_unreachable("unknown role");
-}
-
-StringRef mlir::sdpa::getBackwardRoleName(BackwardRole role) {
-  return schema::toString(getBackwardSchemaRole(role));
-}
-
-StringRef mlir::sdpa::getBackwardKernelName(BackwardRole role) {
-  switch (role) {
-  case BackwardRole::Preprocess:
-    return "sdpa_bwd_preprocess";
-  case BackwardRole::Main:
-    return "sdpa_bwd_main";
-  case BackwardRole::DqConvert:
-    return "sdpa_bwd_dq_convert";
-  case BackwardRole::Dq:
-    return "sdpa_bwd_dq";
+    return {spec.rowThreads(), 0};
   }
   llvm_unreachable("unknown role");
 }

@@ -36,8 +36,9 @@ static schema::Manifest getBackwardManifest(const BackwardKernelSpec &spec) {
     schema::Kernel &kernel = manifest.kernels.emplace_back();
     kernel.name = getBackwardKernelName(role).str();
     kernel.role = getBackwardSchemaRole(role);
-    kernel.block = {unsigned(getBackwardKernelThreads(spec, role)), 1, 1};
-    kernel.sharedBytes = unsigned(getBackwardKernelSharedBytes(spec, role));
+    BackwardKernelShape shape = getBackwardKernelShape(spec, role);
+    kernel.block = {unsigned(shape.threads), 1, 1};
+    kernel.sharedBytes = unsigned(shape.sharedBytes);
     kernel.grid = schema::getKernelGrid(kernel.role);
     kernel.params = toSchemaParams(getBackwardKernelParams(spec, role));
   }
