@@ -118,6 +118,24 @@ mlir::sdpa::getBackwardKernelShape(const BackwardKernelSpec &spec,
   llvm_unreachable("unknown role");
 }
 
+StringRef mlir::sdpa::getBackwardRoleName(BackwardRole role) {
+  return schema::toString(getBackwardSchemaRole(role));
+}
+
+StringRef mlir::sdpa::getBackwardKernelName(BackwardRole role) {
+  switch (role) {
+  case BackwardRole::Preprocess:
+    return "sdpa_bwd_preprocess";
+  case BackwardRole::Main:
+    return "sdpa_bwd_main";
+  case BackwardRole::DqConvert:
+    return "sdpa_bwd_dq_convert";
+  case BackwardRole::Dq:
+    return "sdpa_bwd_dq";
+  }
+  llvm_unreachable("unknown role");
+}
+
 SmallVector<KernelParam>
 mlir::sdpa::getBackwardKernelParams(const BackwardKernelSpec &spec,
                                     BackwardRole role) {
