@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang-22, -fsanitize=fuzzer,address,undefined
-# on our code) in build-fuzz/ and runs each for a fixed, deterministic budget
+# on our code) in build-asan/ (shared with scripts/sanitize.sh) and runs each for a fixed, deterministic budget
 # (-seed=1, a fixed number of runs, about a minute each on 2 cores) from a
 # seed corpus made of the lit inputs. Fails on any crash, sanitizer report,
 # timeout or violated invariant; the input that did it is left in
-# build-fuzz/fuzz-artifacts/. Regression inputs in fuzz/regressions/<target>/
+# build-asan/fuzz-artifacts/. Regression inputs in fuzz/regressions/<target>/
 # are replayed first.
 #   SDPA_FUZZ_SCALE  multiplies every run budget (default 1; 0.1 for a smoke run)
 #   SDPA_FUZZ_JOBS   ninja -j for the build (default 2)
@@ -18,26 +18,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 root=$PWD
-build=$root/build-fuzz
+build=$root/build-asan
 jobs=${SDPA_FUZZ_JOBS:-2}
 scale=${SDPA_FUZZ_SCALE:-1}
 
-# LLVM_USE_SANITIZER, LLVM_UBSAN_FLAGS (empty in the installed CMake: set
-# here) and LLVM_USE_SANITIZE_COVERAGE add -fsanitize=address,undefined,
-# fuzzer-no-link to every file we compile (see sanitize.sh); the targets
-# link -fsanitize=fuzzer (fuzz/CMakeLists.txt).
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -G Ninja -S . -B "$build" \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-    -DLLVM_USE_SANITIZER="Address;Undefined" \
-    -DLLVM_UBSAN_FLAGS="-fsanitize=undefined -fno-sanitize=vptr,function -fno-sanitize-recover=all" -DLLVM_USE_SANITIZE_COVERAGE=ON \
-    -DSDPA_BUILD_TESTS=OFF -DSDPA_RUNTIME_BUILD_TESTS=OFF -DSDPA_BUILD_FUZZERS=ON \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
-fi
+# The sanitized build of scripts/sanitize.sh (scripts/configure-asan.sh:
+# ASan, UBSan and libFuzzer's coverage on our code): in CI it is built once
+# for both.
+scripts/configure-asan.sh "$build"
 ninja -C "$build" -j "$jobs" sdpa-fuzzers
 
 export ASAN_OPTIONS="allow_user_poisoning=0:halt_on_error=1"

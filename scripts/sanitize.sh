@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the whole project with AddressSanitizer + UndefinedBehaviorSanitizer
 # (clang-22; our code only, libMLIR.so stays uninstrumented) in build-asan/
-# and runs every unit and lit test under it. Any sanitizer report fails.
+# (scripts/configure-asan.sh: the fuzz targets' build as well) and runs every
+# unit and lit test under it. Any sanitizer report fails.
 #   SDPA_SANITIZE_JOBS  ninja -j for the build (default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,22 +10,8 @@ scripts/install-deps.sh
 build=build-asan
 jobs=${SDPA_SANITIZE_JOBS:-2}
 
-# LLVM_USE_SANITIZER (LLVM's CMake) adds -fsanitize=address and
-# LLVM_UBSAN_FLAGS (which the installed CMake leaves empty: set here) to
-# every file we compile, and drops -Wl,-z,defs so that the runtime's shared
-# library may take the ASan runtime from the executable that loads it. vptr
-# and function checks stay off: libMLIR.so is not instrumented.
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -G Ninja -S . -B "$build" \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-    -DLLVM_USE_SANITIZER="Address;Undefined" \
-    -DLLVM_UBSAN_FLAGS="-fsanitize=undefined -fno-sanitize=vptr,function -fno-sanitize-recover=all" \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
-fi
+# The sanitized build scripts/fuzz.sh fuzzes too (scripts/configure-asan.sh).
+scripts/configure-asan.sh "$build"
 ninja -C "$build" -j "$jobs"
 
 # allow_user_poisoning=0: LLVM's BumpPtrAllocator, inlined into our
