@@ -34,7 +34,6 @@ are activations N(0, 1).
 """
 
 import argparse
-import math
 import os
 import re
 import sys
