@@ -52,6 +52,29 @@ protected:
   /// t_stride_h; packed first * t_stride_s + head * t_stride_h (`first`, the
   /// sequence's first token, is unused when dense).
   Value sliceBase(StringRef t, Value seq, Value first, Value head);
+  /// Element offset of row 0 of LSE's (sequence, query head) row: dense
+  /// [B, Hq, Sq] by its strides, seq * lse_stride_b + head * lse_stride_h;
+  /// packed [Hq, T], head * lse_stride_h + first (unit row stride).
+  Value lseRowBase(Value seq, Value first, Value head);
+  /// LSE * log2(e) (+inf for a row that sees no key, LSE = -inf, or lies
+  /// past Sq: P = exp2(s - inf) = 0 there) and Delta (0 past Sq) of query
+  /// row `row`, with `inBounds` = row < Sq; `lseBase`, `rowsBase` as
+  /// lseRowBase and rowStatsBase give them.
+  std::pair<Value, Value> loadRowStat(Value lseBase, Value rowsBase, Value row,
+                                      Value inBounds);
+  /// The f32 constants of recomputeProbability, formed once per visit:
+  /// scale log2(e), or with a cap c, scale / c, c log2(e) and 1.
+  struct ProbabilityConstants {
+    Value scaleLog2, inner, outer, one;
+  };
+  ProbabilityConstants getProbabilityConstants();
+  /// P of one cell from its score `s` (Q K^T, unscaled) and its row's
+  /// -LSE log2(e): exp2(s scale log2(e) - LSE log2(e)), or with a cap c
+  /// exp2(c tanh(s scale / c) log2(e) - LSE log2(e)), when `slope` is set to
+  /// the cap's derivative 1 - tanh^2 (docs/Semantics.md §7).
+  Value recomputeProbability(const ProbabilityConstants &constants, Value s,
+                             Value negLse2, Value *slope);
+
   /// Index of row 0 of the (sequence, query head) rows of delta (of dq_accum,
   /// times head_dim), consecutive rows adjacent: dense [B, Hq, Sq],
   /// (seq * Hq + head) * Sq; packed [Hq, T] like LSE, head * T + first with

@@ -32,13 +32,11 @@
 #include "SdpaDialect/Conversion/BandCellTest.h"
 #include "SdpaDialect/Utils/ScheduleBounds.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <algorithm>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -109,30 +107,15 @@ private:
   }
 
   RowStats loadRowStats(const QueryTile &tile) {
-    double inf = std::numeric_limits<double>::infinity();
-    // LSE is [B, Hq, Sq] (dense) or [Hq, T] (packed), unit row stride.
-    Value lseHead = mul(tile.head, argIndex("lse_stride_h"));
-    Value lseBase =
-        spec.packed ? add(lseHead, tile.first)
-                    : add(mul(tile.batch, argIndex("lse_stride_b")), lseHead);
+    Value lseBase = lseRowBase(tile.batch, tile.first, tile.head);
     Value rows0 = rowStatsBase(tile.batch, tile.first, tile.head, tile.headsQ,
                                tile.seqQ);
     RowStats stats;
     for (int64_t i = 0; i < 2; ++i) {
       Value row = threadRow(tile, i);
       Value inBounds = cmp(arith::CmpIPredicate::ult, row, tile.seqQ);
-      Value safeRow = select(inBounds, row, idx(0));
-      Value lse =
-          memref::LoadOp::create(b, args["lse"], ValueRange{add(lseBase, safeRow)});
-      Value rowDelta = memref::LoadOp::create(
-          b, args["delta"], ValueRange{add(rows0, safeRow)});
-      // A row that sees no key (LSE = -inf) or lies past Sq gets P = 0:
-      // exp2(s - +inf) = 0, never exp2(s + inf).
-      Value seesKeys = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, lse,
-                                             f32(-inf));
-      Value valid = arith::AndIOp::create(b, inBounds, seesKeys);
-      stats.lse2[i] = select(valid, fmul(lse, f32(sm80::kLog2e)), f32(inf));
-      stats.delta[i] = select(inBounds, rowDelta, f32(0.0));
+      std::tie(stats.lse2[i], stats.delta[i]) =
+          loadRowStat(lseBase, rows0, row, inBounds);
     }
     return stats;
   }
@@ -158,26 +141,17 @@ private:
   void formProbabilitiesAndGradients(SmallVectorImpl<Value> &p,
                                      SmallVectorImpl<Value> &dP,
                                      const RowStats &stats) {
-    Value scaleLog2 = f32(spec.scale * sm80::kLog2e);
-    Value one = f32(1.0);
+    ProbabilityConstants constants = getProbabilityConstants();
     for (int64_t j = 0; j < int64_t(p.size()); ++j) {
       for (int64_t i = 0; i < 2; ++i) {
         Value negLse2 = arith::NegFOp::create(b, stats.lse2[i]);
         for (int64_t e = 0; e < 2; ++e) {
           Value s = extract(p[j], i, e);
           Value dPMinusDelta = fsub(extract(dP[j], i, e), stats.delta[i]);
-          Value prob;
-          if (spec.softcap) {
-            Value capped =
-                math::TanhOp::create(b, fmul(s, f32(spec.scale / *spec.softcap)));
-            prob = math::Exp2Op::create(
-                b, math::FmaOp::create(
-                       b, capped, f32(*spec.softcap * sm80::kLog2e), negLse2));
-            dPMinusDelta = fmul(dPMinusDelta, fsub(one, fmul(capped, capped)));
-          } else {
-            prob = math::Exp2Op::create(
-                b, math::FmaOp::create(b, s, scaleLog2, negLse2));
-          }
+          Value slope;
+          Value prob = recomputeProbability(constants, s, negLse2, &slope);
+          if (spec.softcap)
+            dPMinusDelta = fmul(dPMinusDelta, slope);
           p[j] = insert(prob, p[j], i, e);
           dP[j] = insert(dPMinusDelta, dP[j], i, e);
         }

@@ -13,10 +13,13 @@
 #include "SdpaDialect/Conversion/SharedTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -161,4 +164,55 @@ SmallVector<Value> KernelBuilderBase::emitBandMask(
   }
   ifOp->setAttr("sdpa.band_mask", b.getUnitAttr());
   return SmallVector<Value>(ifOp.getResults());
+}
+
+Value KernelBuilderBase::lseRowBase(Value seq, Value first, Value head) {
+  Value lseHead = mul(head, argIndex("lse_stride_h"));
+  return spec.packed ? add(lseHead, first)
+                     : add(mul(seq, argIndex("lse_stride_b")), lseHead);
+}
+
+std::pair<Value, Value> KernelBuilderBase::loadRowStat(Value lseBase,
+                                                       Value rowsBase,
+                                                       Value row,
+                                                       Value inBounds) {
+  double inf = std::numeric_limits<double>::infinity();
+  Value safeRow = select(inBounds, row, idx(0));
+  Value lse =
+      memref::LoadOp::create(b, args["lse"], ValueRange{add(lseBase, safeRow)});
+  Value rowDelta = memref::LoadOp::create(b, args["delta"],
+                                          ValueRange{add(rowsBase, safeRow)});
+  // exp2(s - +inf) = 0, never exp2(s + inf).
+  Value seesKeys =
+      arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, lse, f32(-inf));
+  Value valid = arith::AndIOp::create(b, inBounds, seesKeys);
+  Value posInf = f32(inf);
+  Value lse2 = select(valid, fmul(lse, f32(sm80::kLog2e)), posInf);
+  return {lse2, select(inBounds, rowDelta, f32(0.0))};
+}
+
+KernelBuilderBase::ProbabilityConstants
+KernelBuilderBase::getProbabilityConstants() {
+  ProbabilityConstants constants;
+  if (!spec.softcap) {
+    constants.scaleLog2 = f32(spec.scale * sm80::kLog2e);
+    return constants;
+  }
+  constants.inner = f32(spec.scale / *spec.softcap);
+  constants.outer = f32(*spec.softcap * sm80::kLog2e);
+  constants.one = f32(1.0);
+  return constants;
+}
+
+Value KernelBuilderBase::recomputeProbability(
+    const ProbabilityConstants &constants, Value s, Value negLse2,
+    Value *slope) {
+  if (!spec.softcap)
+    return math::Exp2Op::create(
+        b, math::FmaOp::create(b, s, constants.scaleLog2, negLse2));
+  Value capped = math::TanhOp::create(b, fmul(s, constants.inner));
+  Value prob = math::Exp2Op::create(
+      b, math::FmaOp::create(b, capped, constants.outer, negLse2));
+  *slope = fsub(constants.one, fmul(capped, capped));
+  return prob;
 }

@@ -48,12 +48,10 @@
 #include "SdpaDialect/Utils/ScheduleBounds.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -135,10 +133,7 @@ QueryHeadBases MainKernelBuilder::emitQueryHeadBases(Value head) {
   bases.head = head;
   bases.q = sliceBase("q", batch, qFirst, head);
   bases.dO = sliceBase("do", batch, qFirst, head);
-  // LSE is [B, Hq, Sq] (dense) or [Hq, T] (packed), unit row stride.
-  Value lseHead = mul(head, argIndex("lse_stride_h"));
-  bases.lse = spec.packed ? add(lseHead, qFirst)
-                          : add(mul(batch, argIndex("lse_stride_b")), lseHead);
+  bases.lse = lseRowBase(batch, qFirst, head);
   bases.rowStats = rowStatsBase(batch, qFirst, head, headsQ, seqQ);
   bases.dqAccum = mul(bases.rowStats, idx(spec.headDim));
   // One counter per (sequence, query head, query tile of the longest).
@@ -150,28 +145,16 @@ QueryHeadBases MainKernelBuilder::emitQueryHeadBases(Value head) {
 }
 
 void MainKernelBuilder::loadRowStats(Value q0, const QueryHeadBases &bases) {
-  double inf = std::numeric_limits<double>::infinity();
   for (int64_t r0 = 0; r0 < spec.tiles.q; r0 += spec.threads()) {
     Value r = add(tid, idx(r0));
     Value live = cmp(arith::CmpIPredicate::ult, r, idx(spec.tiles.q));
     scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
       Value row = add(q0, r);
       Value inBounds = cmp(arith::CmpIPredicate::ult, row, seqQ);
-      Value safeRow = select(inBounds, row, idx(0));
-      Value lse = memref::LoadOp::create(b, args["lse"],
-                                         ValueRange{add(bases.lse, safeRow)});
-      Value rowDelta = memref::LoadOp::create(
-          b, args["delta"], ValueRange{add(bases.rowStats, safeRow)});
-      // A row that sees no key (LSE = -inf) or lies past Sq gets P = 0:
-      // exp2(s - +inf) = 0, never exp2(s + inf).
-      Value seesKeys = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, lse,
-                                             f32(-inf));
-      Value valid = arith::AndIOp::create(b, inBounds, seesKeys);
-      Value posInf = f32(inf);
-      Value lse2 = select(valid, fmul(lse, f32(sm80::kLog2e)), posInf);
+      auto [lse2, rowDelta] =
+          loadRowStat(bases.lse, bases.rowStats, row, inBounds);
       memref::StoreOp::create(b, lse2, lseSmem, ValueRange{r});
-      memref::StoreOp::create(b, select(inBounds, rowDelta, f32(0.0)),
-                              deltaSmem, ValueRange{r});
+      memref::StoreOp::create(b, rowDelta, deltaSmem, ValueRange{r});
       scf::YieldOp::create(b);
     });
   }
@@ -228,9 +211,7 @@ Value MainKernelBuilder::statsPair(Value smem, int64_t j) {
 /// here, while tanh is at hand, so that dS^T = P^T * dP^T below.
 void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
                                                      SmallVectorImpl<Value> &dP) {
-  Value inner = f32(spec.scale / *spec.softcap);
-  Value outer = f32(*spec.softcap * sm80::kLog2e);
-  Value one = f32(1.0);
+  ProbabilityConstants constants = getProbabilityConstants();
   for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
     Value lsePair = statsPair(lseSmem, j);
     Value deltaPair = statsPair(deltaSmem, j);
@@ -240,12 +221,10 @@ void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
       Value rowDelta =
           vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e});
       for (int64_t i = 0; i < 2; ++i) {
-        Value capped =
-            math::TanhOp::create(b, fmul(extract(p[j], i, e), inner));
-        Value prob = math::Exp2Op::create(
-            b, math::FmaOp::create(b, capped, outer, negLse2));
+        Value slope;
+        Value prob =
+            recomputeProbability(constants, extract(p[j], i, e), negLse2, &slope);
         p[j] = insert(prob, p[j], i, e);
-        Value slope = fsub(one, fmul(capped, capped));
         Value dPMinusDelta = fsub(extract(dP[j], i, e), rowDelta);
         dP[j] = insert(fmul(dPMinusDelta, slope), dP[j], i, e);
       }
@@ -283,16 +262,15 @@ void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
   if (spec.softcap) {
     recomputeCappedProbabilities(p, dP);
   } else {
-    Value scaleLog2 = f32(spec.scale * sm80::kLog2e);
+    ProbabilityConstants constants = getProbabilityConstants();
     for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
       Value lsePair = statsPair(lseSmem, j);
       for (int64_t e = 0; e < 2; ++e) {
         Value negLse2 = arith::NegFOp::create(
             b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
         for (int64_t i = 0; i < 2; ++i) {
-          Value prob = math::Exp2Op::create(
-              b, math::FmaOp::create(b, extract(s[j], i, e), scaleLog2,
-                                     negLse2));
+          Value prob = recomputeProbability(constants, extract(s[j], i, e),
+                                            negLse2, /*slope=*/nullptr);
           p[j] = insert(prob, p[j], i, e);
         }
       }

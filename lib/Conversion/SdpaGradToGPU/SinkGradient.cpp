@@ -70,11 +70,7 @@ void QueryTileKernelBuilder::emitSinkPartial(gpu::GPUFuncOp func,
   Value log2e = f32(sm80::kLog2e);
   Value sink2 = fmul(
       memref::LoadOp::create(b, args["sinks"], ValueRange{tile.head}), log2e);
-  // lse is [B, Hq, Sq] by its strides, or [Hq, T] packed (unit token stride).
-  Value lseHead = mul(tile.head, argIndex("lse_stride_h"));
-  Value lseBase = spec.packed
-                      ? add(lseHead, tile.first)
-                      : add(mul(tile.batch, argIndex("lse_stride_b")), lseHead);
+  Value lseBase = lseRowBase(tile.batch, tile.first, tile.head);
   Value local = f32(0.0);
   for (int64_t r0 = 0; r0 < spec.tiles.q; r0 += blockThreads) {
     Value r = add(tid, idx(r0));
