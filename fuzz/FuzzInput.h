@@ -8,6 +8,7 @@
 #ifndef SDPA_FUZZ_FUZZINPUT_H
 #define SDPA_FUZZ_FUZZINPUT_H
 
+#include "SdpaDialect/Utils/InputLimits.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -43,13 +44,17 @@ recycledContext(llvm::function_ref<void(mlir::DialectRegistry &)> setup,
 }
 
 /// Parses libFuzzer's `size` bytes at `data` as a module of `ctx` and
-/// verifies it; null when either fails. `text` receives the NUL-terminated
-/// copy the lexer needs (libFuzzer's buffer has none) and must outlive the
-/// module.
+/// verifies it; null when either fails, or when the text exceeds the limits
+/// sdpa-opt checks before parsing (SdpaDialect/Utils/InputLimits.h: past
+/// them MLIR's own recursive parser overflows the stack). `text` receives
+/// the NUL-terminated copy the lexer needs (libFuzzer's buffer has none) and
+/// must outlive the module.
 inline mlir::OwningOpRef<mlir::ModuleOp>
 parseVerifiedInput(mlir::MLIRContext &ctx, const uint8_t *data, size_t size,
                    std::string &text) {
   text.assign(reinterpret_cast<const char *>(data), size);
+  if (mlir::sdpa::findInputLimitViolation(text))
+    return nullptr;
   mlir::ParserConfig config(&ctx);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(text, config);
