@@ -118,18 +118,20 @@ constexpr int64_t getQueryTiles(int64_t seqQ, int64_t tileQ) {
   return (seqQ + tileQ - 1) / tileQ;
 }
 
-/// The head dims are multiples of kHeadDimStep up to kMaxHeadDim: the
-/// mma.sync m16n8k16 reduction step is 16, so such a head_dim fills whole Q
-/// and K fragments (a multiple of 8 alone would need zero padding in shared
-/// memory, which the kernels do not have). The forward takes all of them,
-/// the backward all but 224 and 240 (its main kernel spills there).
-constexpr int64_t kHeadDimStep = 16;
+/// The head dims are the multiples of kHeadDimStep up to kMaxHeadDim, in
+/// both directions: rows move in 16-byte copies of 8 elements. The kernels
+/// reduce over the head dim in mma.sync steps of 16 and compute at a width of
+/// their own (a multiple of 16, lib/Conversion getMmaHeadDim) whose columns
+/// past the head dim are zero in shared memory and never stored; what the
+/// runtime sees is the head dim alone.
+constexpr int64_t kHeadDimStep = 8;
 constexpr int64_t kMaxHeadDim = 256;
 
-/// Head dims the kernels of `direction` are generated for, ascending.
+/// Head dims the kernels of `direction` are generated for, ascending (the
+/// same table in both directions today; callers still name theirs).
 const std::vector<int64_t> &getSupportedHeadDims(Direction direction);
 bool isSupportedHeadDim(Direction direction, int64_t headDim);
-/// "a multiple of 16 from 16 to 256" (a table of one step), else the list
+/// "a multiple of 8 from 8 to 256" (a table of one step), else the list
 /// ("64 or 128"): for messages.
 std::string describeHeadDims(Direction direction);
 

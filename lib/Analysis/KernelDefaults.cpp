@@ -22,9 +22,13 @@ mlir::sdpa::getBandWidth(const Band &band, std::optional<int64_t> seqKv) {
 ForwardDefaults
 mlir::sdpa::getDefaultForwardTiles(int64_t headDim,
                                    std::optional<int64_t> bandWidth) {
-  if (headDim <= 128 && isNarrowBand(bandWidth))
+  if (headDim > 176)
+    return {{64, 16}, 4};
+  if (headDim > 128)
     return {{64, 32}, 4};
-  if (headDim > 96 && headDim <= 128)
+  if (headDim <= 128 && headDim > 32 && isNarrowBand(bandWidth))
+    return {{64, 32}, 4};
+  if (headDim > 96 && headDim <= 128 && !isNarrowBand(bandWidth))
     return {{128, 64}, 8};
   return {{64, 64}, 4};
 }

@@ -174,17 +174,8 @@ std::vector<int64_t> headDimsUpToMax() {
   return dims;
 }
 
-/// The forward takes every multiple of 16 up to 256.
-const std::vector<int64_t> kForwardHeadDims = headDimsUpToMax();
-/// The backward all but 224 and 240, whose main kernel spills at every
-/// column-pass width (BackwardKernelSpec::columnPasses).
-const std::vector<int64_t> kBackwardHeadDims = [] {
-  std::vector<int64_t> dims = headDimsUpToMax();
-  dims.erase(std::remove_if(dims.begin(), dims.end(),
-                            [](int64_t d) { return d == 224 || d == 240; }),
-             dims.end());
-  return dims;
-}();
+/// Both directions take every multiple of 8 up to 256.
+const std::vector<int64_t> kHeadDims = headDimsUpToMax();
 
 bool isNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -353,8 +344,8 @@ ElementType sdpa_schema::getPointeeType(std::string_view name,
 
 const std::vector<int64_t> &
 sdpa_schema::getSupportedHeadDims(Direction direction) {
-  return direction == Direction::Forward ? kForwardHeadDims
-                                         : kBackwardHeadDims;
+  (void)direction;
+  return kHeadDims;
 }
 
 bool sdpa_schema::isSupportedHeadDim(Direction direction, int64_t headDim) {

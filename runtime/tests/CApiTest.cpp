@@ -96,12 +96,12 @@ TEST(CApi, LoadErrorsNameTheFileLineAndKey) {
       << sdpaGetLastError();
 
   std::vector<std::string> lines = forwardLines();
-  lines[5] = "head_dim 40";
+  lines[5] = "head_dim 36";
   std::string bad = dir.write("bad.manifest", join(lines));
   EXPECT_EQ(sdpaArtifactLoad(bad.c_str(), &art), SDPA_ERROR_INVALID_MANIFEST);
   EXPECT_EQ(std::string(sdpaGetLastError()),
-            bad + ": line 6: key 'head_dim': expected a multiple of 16 from "
-                  "16 to 256 for a forward artifact, got '40'");
+            bad + ": line 6: key 'head_dim': expected a multiple of 8 from "
+                  "8 to 256 for a forward artifact, got '36'");
 
   std::string noPtx = dir.write("noptx.manifest", join(forwardLines()));
   EXPECT_EQ(sdpaArtifactLoad(noPtx.c_str(), &art), SDPA_ERROR_IO);

@@ -186,9 +186,9 @@ TEST(Manifest, RejectsEachKindOfBadInput) {
        "'sideways'"},
       {"bad dtype", replaced(f, 5, "dtype f32"),
        "line 5: key 'dtype': expected 'f16' or 'bf16', got 'f32'"},
-      {"bad head_dim", replaced(f, 6, "head_dim 40"),
-       "line 6: key 'head_dim': expected a multiple of 16 from 16 to 256 for "
-       "a forward artifact, got '40'"},
+      {"bad head_dim", replaced(f, 6, "head_dim 36"),
+       "line 6: key 'head_dim': expected a multiple of 8 from 8 to 256 for "
+       "a forward artifact, got '36'"},
       {"non-numeric head_dim", replaced(f, 6, "head_dim 6x4"),
        "line 6: key 'head_dim': expected a positive integer, got '6x4'"},
       {"zero tile", replaced(f, 7, "tile_q 0"),
@@ -338,35 +338,34 @@ TEST(Manifest, NamesNulAndCrlf) {
 }
 
 /// One table decides the head dims (lib/Schema), the one the lowering
-/// refuses against: both directions take the multiples of 16 up to 256 (80
-/// and 96 among them), the backward not 224 and 240, neither a multiple of
-/// 8 alone (40) nor anything past 256.
+/// refuses against: both directions take the multiples of 8 up to 256 (40,
+/// 72, 224 and 240 among them), nothing else (36, 264, 272).
 TEST(Manifest, HeadDimsFollowTheSchemaTable) {
-  for (const char *dim : {"16", "80", "96", "112", "160", "192", "256"}) {
+  for (const char *dim : {"8", "16", "40", "72", "80", "96", "120", "224",
+                          "240", "248", "256"}) {
     std::string line = std::string("head_dim ") + dim;
     EXPECT_EQ(parseOrDie(replaced(forwardLines(), 6, line)).headDim,
               std::stoll(dim));
     EXPECT_EQ(parseOrDie(replaced(backwardLines(), 5, line)).headDim,
               std::stoll(dim));
   }
-  EXPECT_EQ(parseOrDie(replaced(forwardLines(), 6, "head_dim 224")).headDim,
-            224);
-  EXPECT_EQ(parseError(replaced(backwardLines(), 5, "head_dim 224")),
-            "line 5: key 'head_dim': expected 16, 32, 48, 64, 80, 96, 112, "
-            "128, 144, 160, 176, 192, 208 or 256 for a backward artifact, got "
-            "'224'");
-  for (const char *dim : {"8", "40", "72", "248", "272", "512"})
+  for (const char *dim : {"4", "36", "100", "264", "272", "512"}) {
     EXPECT_EQ(parseError(replaced(forwardLines(), 6,
                                   std::string("head_dim ") + dim)),
-              std::string("line 6: key 'head_dim': expected a multiple of 16 "
-                          "from 16 to 256 for a forward artifact, got '") +
+              std::string("line 6: key 'head_dim': expected a multiple of 8 "
+                          "from 8 to 256 for a forward artifact, got '") +
                   dim + "'");
+    EXPECT_EQ(parseError(replaced(backwardLines(), 5,
+                                  std::string("head_dim ") + dim)),
+              std::string("line 5: key 'head_dim': expected a multiple of 8 "
+                          "from 8 to 256 for a backward artifact, got '") +
+                  dim + "'");
+  }
   // Brute force over 1..300: accepted exactly where the table says.
   for (int64_t d = 1; d <= 300; ++d) {
-    bool forward = d % 16 == 0 && d <= 256;
-    bool backward = forward && d != 224 && d != 240;
-    EXPECT_EQ(isSupportedHeadDim(Direction::Forward, d), forward) << d;
-    EXPECT_EQ(isSupportedHeadDim(Direction::Backward, d), backward) << d;
+    bool supported = d % 8 == 0 && d <= 256;
+    EXPECT_EQ(isSupportedHeadDim(Direction::Forward, d), supported) << d;
+    EXPECT_EQ(isSupportedHeadDim(Direction::Backward, d), supported) << d;
   }
 }
 

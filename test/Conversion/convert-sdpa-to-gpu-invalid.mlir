@@ -1,20 +1,10 @@
 // RUN: %sdpa_opt %s -split-input-file -verify-diagnostics --convert-sdpa-to-gpu="warps=8"
 
 /// The schema's table of head dims decides (the runtime reads artifacts
-/// against the same table): multiples of 16 up to 256. A multiple of 8 is
-/// refused with the reason (no zero padding to the mma k-step of 16).
-func.func @head_dim(%q: tensor<1x2x128x40xf16>) -> tensor<1x2x128x40xf16> {
-  // expected-error @+1 {{expected a static head_dim, a multiple of 16 from 16 to 256, got 40 (the mma.sync reduction step is 16: a multiple of 8 would need its last 8 columns zero-padded in shared memory, which the kernels do not implement)}}
-  %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
-      : tensor<1x2x128x40xf16>, tensor<1x2x128x40xf16>, tensor<1x2x128x40xf16>
-      -> tensor<1x2x128x40xf16>, tensor<1x2x128xf32>
-  return %o : tensor<1x2x128x40xf16>
-}
-
-// -----
-
+/// against the same table): multiples of 8 up to 256 (40 lowers, zero-padded
+/// to its mma width 48: convert-sdpa-to-gpu-padded-head-dim.mlir).
 func.func @head_dim_past_max(%q: tensor<1x2x128x272xf16>) -> tensor<1x2x128x272xf16> {
-  // expected-error @+1 {{expected a static head_dim, a multiple of 16 from 16 to 256, got 272 (no tile of it fits the registers and shared memory of one SM80 block)}}
+  // expected-error @+1 {{expected a static head_dim, a multiple of 8 from 8 to 256, got 272 (no tile of it fits the registers and shared memory of one SM80 block)}}
   %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
       : tensor<1x2x128x272xf16>, tensor<1x2x128x272xf16>, tensor<1x2x128x272xf16>
       -> tensor<1x2x128x272xf16>, tensor<1x2x128xf32>
@@ -24,7 +14,7 @@ func.func @head_dim_past_max(%q: tensor<1x2x128x272xf16>) -> tensor<1x2x128x272x
 // -----
 
 func.func @head_dim_odd(%q: tensor<1x2x128x20xf16>) -> tensor<1x2x128x20xf16> {
-  // expected-error @+1 {{expected a static head_dim, a multiple of 16 from 16 to 256, got 20 (rows are copied in 16-byte chunks of 8 elements and reduced in mma.sync steps of 16)}}
+  // expected-error @+1 {{expected a static head_dim, a multiple of 8 from 8 to 256, got 20 (rows are copied in 16-byte chunks of 8 elements)}}
   %o, %lse = sdpa.attention %q, %q, %q {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
       : tensor<1x2x128x20xf16>, tensor<1x2x128x20xf16>, tensor<1x2x128x20xf16>
       -> tensor<1x2x128x20xf16>, tensor<1x2x128xf32>

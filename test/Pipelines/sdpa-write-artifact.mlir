@@ -34,8 +34,8 @@ module attributes {sdpa.artifacts = {k = "sdpa-artifact 1\0Adirection forward\0A
 // -----
 
 /// ... and be one the runtime reads (its parser is the schema's, shared).
-module attributes {sdpa.artifacts = {k = "sdpa-artifact 1\0Adirection forward\0Adtype f16\0Ahead_dim 40\0Atile_q 64\0Atile_kv 64\0Aband inf 0 top_left\0Ascale 0.125\0Avarlen 0\0Akernel k forward\0Ablock 128 1 1\0Ashared_bytes 0\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0A"}} {
-  // expected-error @+1 {{expected the manifest of binary k to be one the runtime reads: line 5: key 'head_dim': expected a multiple of 16 from 16 to 256 for a forward artifact, got '40'}}
+module attributes {sdpa.artifacts = {k = "sdpa-artifact 1\0Adirection forward\0Adtype f16\0Ahead_dim 36\0Atile_q 64\0Atile_kv 64\0Aband inf 0 top_left\0Ascale 0.125\0Avarlen 0\0Akernel k forward\0Ablock 128 1 1\0Ashared_bytes 0\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0A"}} {
+  // expected-error @+1 {{expected the manifest of binary k to be one the runtime reads: line 5: key 'head_dim': expected a multiple of 8 from 8 to 256 for a forward artifact, got '36'}}
   gpu.binary @k [#gpu.object<#nvvm.target, assembly = ".version 8.0\0A.visible .entry k(\0A\09.param .u64 k_param_0,\0A\09.param .u64 k_param_1\0A)\0A{\0A\09ret;\0A}\0A">]
 }
 

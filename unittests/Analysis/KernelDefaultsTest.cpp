@@ -72,7 +72,7 @@ TEST(KernelDefaults, ForwardRule) {
   };
   // Narrow: 64 x 32, 4 warps, up to d 128 (gpt-oss d 64 window 128 measured).
   expect(64, 128, 64, 32, 4);
-  expect(32, 1, 64, 32, 4);
+  expect(40, 1, 64, 32, 4);
   expect(96, 512, 64, 32, 4);
   expect(128, 512, 64, 32, 4);
   // Wide at d 97..128: 128 x 64, 8 warps (heavy d 128 window 4096 measured).
@@ -82,9 +82,17 @@ TEST(KernelDefaults, ForwardRule) {
   // Otherwise as before: 64 x 64, 4 warps.
   expect(64, kWide, 64, 64, 4);
   expect(96, 513, 64, 64, 4);
-  expect(160, kWide, 64, 64, 4);
-  expect(192, 128, 64, 64, 4);
-  expect(256, 1, 64, 64, 4);
+  expect(8, kWide, 64, 64, 4);
+  // Where those spill or do not fit (ptxas 13.0): d <= 32 narrow keeps
+  // 64 x 64, 129..176 takes 64 x 32, 177..256 64 x 16, narrow or not.
+  expect(32, 1, 64, 64, 4);
+  expect(24, 128, 64, 64, 4);
+  expect(136, kWide, 64, 32, 4);
+  expect(160, 128, 64, 32, 4);
+  expect(176, kWide, 64, 32, 4);
+  expect(184, kWide, 64, 16, 4);
+  expect(192, 128, 64, 16, 4);
+  expect(256, 1, 64, 16, 4);
 }
 
 TEST(KernelDefaults, ForwardWarpsFollowTileQ) {

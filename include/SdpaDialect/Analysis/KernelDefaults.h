@@ -53,9 +53,16 @@ struct ForwardDefaults {
 ///       heavy (d 128, window 4096) 16k: 3.394 ms against 3.694 at 64 x 32
 ///   otherwise                           64 x 64, 4 warps (as before)
 ///
-/// Head dims above 128 keep 64 x 64: the sweep did not measure them, and the
-/// configurations that compile there pass smaller key tiles explicitly
-/// (shared memory, spills). The narrow rule stops at 128 for the same reason.
+/// and where those spill or do not fit (ptxas 13.0, sm_80; tile-q 64 with 4
+/// warps at every multiple of 8, 2026-12-04, not timed):
+///
+///   head_dim <= 32, narrow band         64 x 64 (64 x 32 spills 12 bytes)
+///   head_dim 129..176                   64 x 32 (64 x 64 spills)
+///   head_dim 177..256                   64 x 16 (64 x 32 spills; 64 x 64
+///                                       does not fit in shared memory)
+///
+/// The thresholds are multiples of 16, so a head dim and its mma width
+/// (rounded up to 16) take the same tiles.
 ForwardDefaults getDefaultForwardTiles(int64_t headDim,
                                        std::optional<int64_t> bandWidth);
 

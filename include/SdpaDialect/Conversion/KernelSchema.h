@@ -36,11 +36,20 @@ schema::ElementType getSchemaElementType(Type type);
 /// Checks `headDim` (dynamic: ShapedType::kDynamic) against the schema's
 /// table of `direction`, the one the runtime reads artifacts against. On
 /// failure returns false and sets `why` to the message: "expected a static
-/// head_dim, a multiple of 16 from 16 to 256, got 40" and the reason for a
-/// multiple of 8 (the kernels do not zero-pad it to 16), one past 256, or a
-/// multiple of 16 the direction leaves out (its kernel would spill).
+/// head_dim, a multiple of 8 from 8 to 256, got 40" and the reason.
 bool checkKernelHeadDim(schema::Direction direction, int64_t headDim,
                         std::string &why);
+
+/// The width the kernels of `direction` compute a supported `headDim` at:
+/// the width of the Q, K, V and dO rows in shared memory, of the mma.sync
+/// reductions over the head dim (steps of sm80::kMmaK = 16) and of the
+/// register tiles. It is `headDim` rounded up to 16, and 240 (both
+/// directions) and the backward's 224 widen to 256: there the kernels spill
+/// at every tile shape and column-pass width (ptxas 13.0: the forward 8
+/// bytes at 240 x tile-kv 16; the backward's main kernel at every width
+/// of BackwardKernelSpec::columnPasses), at 256 they do not. The columns past `headDim` are zero-filled when the rows are
+/// copied in and never stored, so every product is the head dim's own.
+int64_t getMmaHeadDim(schema::Direction direction, int64_t headDim);
 
 } // namespace mlir::sdpa
 

@@ -10,7 +10,8 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
   let description = [{
     For every `sdpa.attention` (layouts `bhsd`, `bshd` and packed `thd`,
     static or dynamic lengths, GQA, f16 or bf16, head_dim `D` a multiple of
-    16 up to 256, the schema's table) emits a `gpu.module @sdpa_fwd_<i>`
+    8 up to 256, the schema's table, computed at its mma width: `D` rounded
+    up to 16, the padding columns zero in shared memory and never stored) emits a `gpu.module @sdpa_fwd_<i>`
     holding one `gpu.func` kernel, block `(32 * warps, 1, 1)`, grid
     `(ceil(Sq / Tq), Hq, B)`. Query tile `t = blockIdx.x` of head
     `h = blockIdx.y` and batch entry `b = blockIdx.z` computes, for its rows,

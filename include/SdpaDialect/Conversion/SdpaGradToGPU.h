@@ -35,7 +35,13 @@ struct BackwardKernelOptions {
 /// (or offsets), head counts, batch and strides are runtime parameters.
 struct BackwardKernelSpec {
   Type elementType; // f16 or bf16
+  /// The head dim of q, k, v, o, dO and the gradients (global memory, the
+  /// workspaces, the manifest).
   int64_t headDim = 0;
+  /// The width the kernels compute at (getMmaHeadDim): shared rows, the mma
+  /// reductions over the head dim and the column passes; columns past
+  /// headDim are zero and never stored.
+  int64_t mmaHeadDim = 0;
   /// Packed sequences (layout thd): program z runs sequence z, whose first
   /// tokens and lengths come from the cumulative offsets cu_seqlens_q/kv;
   /// delta and dq_accum are [Hq, total_q] (times head_dim), like LSE.
@@ -75,26 +81,35 @@ struct BackwardKernelSpec {
   /// dim and accumulating its columns of dK and dV; the last pass adds the
   /// dQ partials. 48 columns a pass is the widest that ptxas 13.0 assembles
   /// without spills at d = 144 ... 208 and 256 (64 spills at d = 192); at
-  /// 224 and 240 every width spills, so the schema's table leaves them out.
+  /// 224 and 240 every width spills, so those head dims compute at 256
+  /// (getMmaHeadDim).
   /// Independent of the tiles, which only set shared memory.
   static constexpr int64_t kSinglePassHeadDim = 128;
   static constexpr int64_t kMaxPassColumns = 48;
   int64_t columnPasses() const {
-    if (headDim <= kSinglePassHeadDim)
+    if (mmaHeadDim <= kSinglePassHeadDim)
       return 1;
-    return (headDim + kMaxPassColumns - 1) / kMaxPassColumns;
-  }
-  /// 8-column blocks of head_dim per pass (the last pass may have fewer).
-  int64_t passBlocks() const {
+    // Passes of passBlocks() until the head dim's columns are covered: no
+    // pass forms padding alone (d = 216 at 256 walks 5 passes of 6 blocks,
+    // not 6; its last pass forms 3 padding blocks, never stored).
     int64_t blocks = headDim / sm80::kMmaN;
-    return (blocks + columnPasses() - 1) / columnPasses();
+    return (blocks + passBlocks() - 1) / passBlocks();
+  }
+  /// 8-column blocks per pass (the last pass may have fewer): the mma
+  /// width split into ceil(mmaHeadDim / kMaxPassColumns) equal passes.
+  int64_t passBlocks() const {
+    int64_t blocks = mmaHeadDim / sm80::kMmaN;
+    if (mmaHeadDim <= kSinglePassHeadDim)
+      return blocks;
+    int64_t passes = (mmaHeadDim + kMaxPassColumns - 1) / kMaxPassColumns;
+    return (blocks + passes - 1) / passes;
   }
   int64_t threads() const { return warps() * sm80::kWarpSize; }
   /// Threads of the preprocessing and dQ conversion kernels.
   int64_t rowThreads() const { return 128; }
   int64_t elementBytes() const { return 2; }
   /// Elements per padded shared row of a [rows][head_dim] tile.
-  int64_t rowElems() const { return headDim + sm80::kSmemPadElems; }
+  int64_t rowElems() const { return mmaHeadDim + sm80::kSmemPadElems; }
   /// Elements per padded shared row of the [Tq][Tk] dS tile.
   int64_t dsRowElems() const { return tiles.kv + sm80::kSmemPadElems; }
   int64_t tileBytes(int64_t rows) const {

@@ -33,7 +33,11 @@ struct ForwardKernelOptions {
 /// counts, batch and strides are runtime parameters.
 struct ForwardKernelSpec {
   Type elementType;   // f16 or bf16
+  /// The head dim of q, k, v and o (global memory, the manifest).
   int64_t headDim = 0;
+  /// The width the kernel computes at (getMmaHeadDim): shared rows, the
+  /// mma reductions and the accumulators; columns past headDim are zero.
+  int64_t mmaHeadDim = 0;
   /// Packed sequences (layout thd): program z runs sequence z, whose lengths
   /// and first tokens come from the cumulative offsets cu_seqlens_q/kv.
   bool packedSequences = false;
@@ -55,7 +59,7 @@ struct ForwardKernelSpec {
   /// mma row tiles (16 rows each) per warp.
   int64_t rowTilesPerWarp() const { return rowsPerWarp() / sm80::kMmaM; }
   /// Elements per padded shared row.
-  int64_t smemRowElems() const { return headDim + sm80::kSmemPadElems; }
+  int64_t smemRowElems() const { return mmaHeadDim + sm80::kSmemPadElems; }
   int64_t elementBytes() const { return 2; }
   int64_t qSmemBytes() const {
     return tiles.q * smemRowElems() * elementBytes();

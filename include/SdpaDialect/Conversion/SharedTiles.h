@@ -28,13 +28,16 @@ Value createSharedView(KernelArith &arith, Value dynShared, int64_t offset,
 ///           copies keep the form measured with its GPU checks).
 enum class CopyCache { L2Only, L1AndL2 };
 
-/// One [tileRows][headDim] tile copy, global -> shared, by `threads` threads
+/// One [tileRows][columns] tile copy, global -> shared, by `threads` threads
 /// with thread index `tid`, in 16-byte chunks: chunk c = i * threads + tid
-/// (consecutive threads fill one row) goes to row c / (headDim / 8), column
-/// 8 * (c % (headDim / 8)) of `smem` (indexed by `smemLead`, then row and
+/// (consecutive threads fill one row) goes to row c / (columns / 8), column
+/// 8 * (c % (columns / 8)) of `smem` (indexed by `smemLead`, then row and
 /// column). Its source is row row0 + row of the slice at element `base` of
-/// the flat `global` (row stride `strideS`). Where `threads` does not divide
-/// the chunks, the surplus threads of the last round repeat the last chunk.
+/// the flat `global` (row stride `strideS`); the columns from
+/// `globalColumns` on are zero-filled (a head dim padded to the kernel's mma
+/// width), by the copy itself, like rows past `limit`. Where `threads` does
+/// not divide the chunks, the surplus threads of the last round repeat the
+/// last chunk.
 struct TileCopy {
   Value global, base, strideS, row0;
   /// Rows at or past `limit` are zero-filled. The compare is signed, so a
@@ -45,7 +48,10 @@ struct TileCopy {
   Value smem;
   SmallVector<Value> smemLead;
   int64_t tileRows = 0;
-  int64_t headDim = 0;
+  /// Columns of a row in shared memory, and the first that is zero-filled
+  /// (both multiples of 8, globalColumns <= columns).
+  int64_t columns = 0;
+  int64_t globalColumns = 0;
   int64_t threads = 0;
   Value tid;
   CopyCache cache = CopyCache::L2Only;

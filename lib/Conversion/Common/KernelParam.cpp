@@ -11,6 +11,10 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 
+#include "llvm/Support/MathExtras.h"
+
+#include <cassert>
+
 using namespace mlir;
 using namespace mlir::sdpa;
 
@@ -124,14 +128,19 @@ bool mlir::sdpa::checkKernelHeadDim(schema::Direction direction,
   if (headDim > schema::kMaxHeadDim)
     why += " (no tile of it fits the registers and shared memory of one "
            "SM80 block)";
-  else if (headDim > 0 && headDim % schema::kHeadDimStep == 0)
-    why += " (its kernel spills registers at every tile shape)";
-  else if (headDim > 0 && headDim % sm80::kAsyncCopyElems == 0)
-    why += " (the mma.sync reduction step is 16: a multiple of 8 would need "
-           "its last 8 columns zero-padded in shared memory, which the "
-           "kernels do not implement)";
   else
-    why += " (rows are copied in 16-byte chunks of 8 elements and reduced "
-           "in mma.sync steps of 16)";
+    why += " (rows are copied in 16-byte chunks of 8 elements)";
   return false;
+}
+
+int64_t mlir::sdpa::getMmaHeadDim(schema::Direction direction,
+                                  int64_t headDim) {
+  assert(schema::isSupportedHeadDim(direction, headDim) &&
+         "head dim outside the schema's table");
+  int64_t width = llvm::alignTo(headDim, sm80::kMmaK);
+  // Widths at which the kernels spill at every tile shape (KernelSchema.h).
+  if (width == 240 ||
+      (direction == schema::Direction::Backward && width == 224))
+    return schema::kMaxHeadDim;
+  return width;
 }

@@ -34,6 +34,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (!checkKernelHeadDim(schema::Direction::Backward, spec.headDim,
                           headDimError))
     return op.emitOpError(headDimError);
+  spec.mmaHeadDim = getMmaHeadDim(schema::Direction::Backward, spec.headDim);
 
   if (ScheduleAttr schedule = op.getScheduleAttr())
     spec.tiles = schedule.getTileShape();
@@ -52,7 +53,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
            << sm80::kMaxSharedBytes << " bytes";
   spec.dqMode = resolveDqMode(op, options.dqMode);
   if (spec.recomputesDq()) {
-    if (spec.headDim > BackwardKernelSpec::kMaxRecomputeHeadDim)
+    if (spec.mmaHeadDim > BackwardKernelSpec::kMaxRecomputeHeadDim)
       return op.emitOpError("expected head_dim at most ")
              << BackwardKernelSpec::kMaxRecomputeHeadDim
              << " for dq-mode=recompute, got " << spec.headDim

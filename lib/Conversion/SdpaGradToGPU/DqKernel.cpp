@@ -126,7 +126,7 @@ private:
   SmallVector<Value> rowKeyProducts(Value rows, Value keyRows, int64_t key0,
                                     int64_t keys) {
     SmallVector<Value> products(keys / sm80::kMmaN, zeroAccumulator());
-    for (int64_t kk = 0; kk < spec.headDim / sm80::kMmaK; ++kk) {
+    for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk) {
       Value col0 = idx(kk * sm80::kMmaK);
       Value a = loadA(rows, warpRow0, col0);
       for (int64_t j = 0; j < int64_t(products.size()); ++j)
@@ -257,6 +257,7 @@ private:
         emitForwardBounds(b, b.getLoc(), spec.schedule,
                           BoundsPolicy::ForwardKernel, tile.qTile, tile.seqQ,
                           seqKv);
+    // dQ of the head dim's columns (its keys are the reduction: no padding).
     SmallVector<Value> dQ(spec.headDim / sm80::kMmaN, zeroAccumulator());
     Value one = idx(1);
     auto loop = scf::ForOp::create(

@@ -82,7 +82,8 @@ Value KernelBuilderBase::copyTileAsync(Value global, Value base, Value strideS,
   // Every copy comes from a non-empty slice: a program of an empty key range
   // returns first, and an empty query sequence has no query tiles to visit.
   TileCopy copy{global, base, strideS, row0, limit, /*enabled=*/Value(), smem,
-                /*smemLead=*/{}, tileRows, spec.headDim, blockThreads, tid,
+                /*smemLead=*/{}, tileRows, spec.mmaHeadDim, spec.headDim,
+                blockThreads, tid,
                 CopyCache::L1AndL2, /*guardEmptySlice=*/false};
   return sdpa::copyTileAsync(*this, copy);
 }

@@ -164,12 +164,12 @@ SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
                                                      Value rows) {
   Value warpRow0 = mul(warp, idx(sm80::kMmaM));
   SmallVector<Value> aFrags;
-  for (int64_t kk = 0; kk < spec.headDim / sm80::kMmaK; ++kk)
+  for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk)
     aFrags.push_back(loadA(keyRows, warpRow0, idx(kk * sm80::kMmaK)));
   SmallVector<Value> products;
   for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
     Value c = zeroAccumulator();
-    for (int64_t kk = 0; kk < spec.headDim / sm80::kMmaK; ++kk) {
+    for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk) {
       Value col0 = idx(kk * sm80::kMmaK);
       Value row0 = idx(j * sm80::kMmaN);
       c = mma(aFrags[kk], loadB(rows, row0, col0), c);
@@ -234,7 +234,10 @@ void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
 
 std::pair<int64_t, int64_t>
 MainKernelBuilder::passColumnBlocks(int64_t pass) const {
-  int64_t blocks = spec.headDim / sm80::kMmaN;
+  // Every pass forms passBlocks() columns (the register tiles of the mma
+  // width), the last clipped at the mma width; a padding column forms zeros
+  // and is not stored (emitStoreGradients).
+  int64_t blocks = spec.mmaHeadDim / sm80::kMmaN;
   int64_t begin = pass * spec.passBlocks();
   return {begin, std::min(blocks, begin + spec.passBlocks())};
 }
@@ -345,7 +348,9 @@ void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc,
     Value key = add(k0, add(keyLocal0, idx(8 * i)));
     Value live = cmp(arith::CmpIPredicate::ult, key, seqKv);
     scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
-      for (int64_t dn = dnBegin; dn < dnEnd; ++dn) {
+      // The columns past the head dim (zero) are not stored.
+      int64_t storedEnd = std::min(dnEnd, spec.headDim / sm80::kMmaN);
+      for (int64_t dn = dnBegin; dn < storedEnd; ++dn) {
         Value col = add(idx(dn * sm80::kMmaN), fragCol);
         Value dk = vector::ExtractOp::create(b, acc.dK[dn - dnBegin],
                                              ArrayRef<int64_t>{i});

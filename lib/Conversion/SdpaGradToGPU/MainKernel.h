@@ -51,7 +51,8 @@ private:
   /// the pass's columns of dK, dV; in the last pass adds the dQ partial.
   void emitQueryTileStep(Value t, Value edge, const QueryHeadBases &bases,
                          GradAccumulators &acc, int64_t pass);
-  /// The 8-column blocks [begin, end) of head_dim of column pass `pass`.
+  /// The 8-column blocks [begin, end) of the mma width that column pass
+  /// `pass` forms.
   std::pair<int64_t, int64_t> passColumnBlocks(int64_t pass) const;
   /// P^T (one fragment per 8 queries) with the cells outside the band zeroed
   /// when `edge` holds; an interior visit branches around the mask.

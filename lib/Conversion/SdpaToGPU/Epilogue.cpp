@@ -29,7 +29,10 @@ using namespace mlir::sdpa;
 using namespace mlir::sdpa::detail;
 
 void ForwardKernelBuilder::emitEpilogue(SoftmaxState &state) {
-  int64_t dimBlocks = spec.headDim / sm80::kMmaN;
+  // The accumulators span the mma width; the columns past the head dim
+  // (zero) are not stored.
+  int64_t dimBlocks = spec.mmaHeadDim / sm80::kMmaN;
+  int64_t storedBlocks = spec.headDim / sm80::kMmaN;
   Value zero = f32(0.0);
   Value one = f32(1.0);
   Value negInf = f32(-std::numeric_limits<double>::infinity());
@@ -84,7 +87,7 @@ void ForwardKernelBuilder::emitEpilogue(SoftmaxState &state) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
       Value rowBase = add(oBase, mul(row, oStrideS));
-      for (int64_t dn = 0; dn < dimBlocks; ++dn) {
+      for (int64_t dn = 0; dn < storedBlocks; ++dn) {
         Value pair = vector::ExtractOp::create(
             b, state.acc[mt * dimBlocks + dn], ArrayRef<int64_t>{half});
         pair = arith::MulFOp::create(b, pair, scale);

@@ -174,7 +174,7 @@ SoftmaxState ForwardKernelBuilder::initialState() {
   auto accType = VectorType::get({2, 2}, b.getF32Type());
   Value accZero = arith::ConstantOp::create(
       b, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0)));
-  state.acc.assign(spec.rowTilesPerWarp() * (spec.headDim / sm80::kMmaN),
+  state.acc.assign(spec.rowTilesPerWarp() * (spec.mmaHeadDim / sm80::kMmaN),
                    accZero);
   return state;
 }

@@ -52,7 +52,7 @@ SmallVector<Value> ForwardKernelBuilder::loadQueryFragments() {
   SmallVector<Value> frags;
   for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
     Value r = add(warpRow0, idx(mt * sm80::kMmaM));
-    for (int64_t kk = 0; kk < spec.headDim / sm80::kMmaK; ++kk) {
+    for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk) {
       Value c = idx(kk * sm80::kMmaK);
       frags.push_back(createLdMatrix(b, shape, qSmem, {}, r, c, offset));
     }

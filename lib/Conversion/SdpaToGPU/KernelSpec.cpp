@@ -36,6 +36,7 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   if (!checkKernelHeadDim(schema::Direction::Forward, spec.headDim,
                           headDimError))
     return op.emitOpError(headDimError);
+  spec.mmaHeadDim = getMmaHeadDim(schema::Direction::Forward, spec.headDim);
 
   if (ScheduleAttr schedule = op.getScheduleAttr())
     spec.tiles = schedule.getTileShape();

@@ -24,7 +24,7 @@ Value ForwardKernelBuilder::mma(Value a, Value bFrag, Value c) {
 Scores ForwardKernelBuilder::computeScores(Value stage) {
   int64_t rowTiles = spec.rowTilesPerWarp();
   int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
-  int64_t kBlocks = spec.headDim / sm80::kMmaK;
+  int64_t kBlocks = spec.mmaHeadDim / sm80::kMmaK;
   auto accType = VectorType::get({2, 2}, b.getF32Type());
   Value zero = arith::ConstantOp::create(
       b, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0)));
@@ -60,7 +60,7 @@ void ForwardKernelBuilder::accumulateValues(ArrayRef<Value> pFrags,
                                             SoftmaxState &state) {
   int64_t rowTiles = spec.rowTilesPerWarp();
   int64_t keyBlocks = spec.tiles.kv / sm80::kMmaK;
-  int64_t dimBlocks = spec.headDim / sm80::kMmaN;
+  int64_t dimBlocks = spec.mmaHeadDim / sm80::kMmaN;
   for (int64_t kc = 0; kc < keyBlocks; ++kc) {
     for (int64_t dn2 = 0; dn2 < dimBlocks / 2; ++dn2) {
       auto [b0, b1] = loadValueFragmentPair(stage, kc, dn2);

@@ -130,7 +130,7 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
 
   // O *= alpha, row by row of each accumulator fragment.
   auto accType = VectorType::get({2, 2}, b.getF32Type());
-  int64_t dimBlocks = spec.headDim / sm80::kMmaN;
+  int64_t dimBlocks = spec.mmaHeadDim / sm80::kMmaN;
   for (int64_t mt = 0; mt < rowTiles; ++mt) {
     Value a0 = alphas[mt * 2], a1 = alphas[mt * 2 + 1];
     Value factor = vector::FromElementsOp::create(
