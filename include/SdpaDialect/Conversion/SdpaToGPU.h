@@ -53,6 +53,17 @@ struct ForwardKernelSpec {
   /// The schedule of the kernel, over symbolic lengths so that one kernel
   /// serves every length (getKernelSchedule, SdpaDialect/Utils).
   ScheduleAttr schedule;
+  /// Blocks per SM the kernel asks ptxas to allow for (`nvvm.minctasm`,
+  /// PTX .minnctapersm), none: ptxas's own choice. Given only the block
+  /// size, ptxas picks a register budget for an occupancy of its own; for
+  /// the wide-band kernels of mma width <= 64 (key tiles of 64) it picked
+  /// 80 to 128 registers and spilled 4 to 16 bytes (ptxas 13.0: dense
+  /// causal d 8 and 56, THD causal d 40), where kMaxRegistersSmallHeadDim
+  /// suffice without a spill. The narrow-band kernels (key tiles of 32)
+  /// keep ptxas's choice: it does not spill there, and it is the occupancy
+  /// measured for gpt-oss.
+  std::optional<int64_t> minBlocksPerSm;
+  static constexpr int64_t kMaxRegistersSmallHeadDim = 168;
 
   int64_t threads() const { return warps * sm80::kWarpSize; }
   int64_t rowsPerWarp() const { return tiles.q / warps; }

@@ -45,6 +45,8 @@ constexpr int64_t kDefaultSharedBytes = 48 * 1024;
 
 /// Most threads per block.
 constexpr int64_t kMaxThreadsPerBlock = 1024;
+/// 32-bit registers of one SM (shared by the blocks resident on it).
+constexpr int64_t kRegistersPerSm = 65536;
 
 /// log2(e) and ln(2), for the exp2-domain softmax.
 constexpr double kLog2e = 1.4426950408889634;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Analysis/KernelDefaults.h"
 #include "SdpaDialect/Conversion/KernelSchema.h"
 #include "SdpaDialect/DefaultTiles.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
@@ -65,6 +66,11 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
            << sm80::kMaxSharedBytes;
 
   spec.band = op.getMaskAttr().getBand();
+  if (spec.mmaHeadDim <= 64 &&
+      !isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt)))
+    spec.minBlocksPerSm = std::max<int64_t>(
+        1, sm80::kRegistersPerSm /
+               (spec.threads() * ForwardKernelSpec::kMaxRegistersSmallHeadDim));
   spec.scale = op.getScaleOrDefault();
   // A cap of +inf is no cap (the verifier refuses 0, negative and NaN).
   if (FloatAttr softcap = op.getSoftcapAttr())
