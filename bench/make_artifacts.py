@@ -186,6 +186,9 @@ CONFIGS = {
                                      tile_kv=32),
     "f16_d72_win127_sinks": Config(F, "f16", 72, 127, 0, sinks=True),
     "bf16_d120_full": Config(F, "bf16", 120, None, None, tile_kv=32),
+    # Wide bands at mma width <= 64 ask for 3 blocks per SM (nvvm.minctasm).
+    "bf16_d56_causal": Config(F, "bf16", 56, None, 0),
+    "f16_d8_full": Config(F, "f16", 8, None, None),
     "f16_d200_win4095_softcap50": Config(F, "f16", 200, 4095, 0, tile_kv=16,
                                          softcap=50.0),
     "bf16_d248_causal": Config(F, "bf16", 248, None, 0, tile_kv=16),

@@ -19,7 +19,6 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cassert>
-#include <optional>
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -50,32 +49,115 @@ Value mlir::sdpa::createSharedView(KernelArith &arith, Value dynShared,
   return memref::ViewOp::create(b, type, dynShared, at, ValueRange{});
 }
 
+/// The copy of chunk `colChunk` of tile row `row`: 16 bytes from global
+/// memory, or a zero fill past `limit`, when disabled or (with
+/// `paddingTest`) at or past `globalChunks`.
+static Value copyChunkAsync(KernelArith &arith, const TileCopy &copy,
+                            Value row, Value colChunk, bool paddingTest,
+                            int64_t globalChunks) {
+  ImplicitLocOpBuilder &b = arith.b;
+  // One op per statement: the emission order is the statement order.
+  Value chunkElems = arith.idx(sm80::kAsyncCopyElems);
+  Value col = arith.mul(colChunk, chunkElems);
+  Value globalRow = arith.add(copy.row0, row);
+  Value valid = arith.cmp(arith::CmpIPredicate::slt, globalRow, copy.limit);
+  if (copy.enabled)
+    valid = arith::AndIOp::create(b, valid, copy.enabled);
+  if (paddingTest)
+    valid = arith::AndIOp::create(
+        b, valid,
+        arith.cmp(arith::CmpIPredicate::ult, colChunk,
+                  arith.idx(globalChunks)));
+  // A zero-filled chunk still names a valid address: row 0 of the slice.
+  Value zero = arith.idx(0);
+  Value srcRow = arith.select(valid, globalRow, zero);
+  Value srcElems = arith.select(valid, chunkElems, zero);
+  Value rowStart = arith.mul(srcRow, copy.strideS);
+  // A padding chunk names column 0: its own columns may lie past the
+  // tensor's last element.
+  Value srcCol = paddingTest ? arith.select(valid, col, zero) : col;
+  Value inSlice = arith.add(rowStart, srcCol);
+  Value src = arith.add(copy.base, inSlice);
+  if (copy.guardEmptySlice)
+    src = arith.select(valid, src, zero);
+  SmallVector<Value> dst(copy.smemLead);
+  dst.push_back(row);
+  dst.push_back(col);
+  UnitAttr bypassL1 =
+      copy.cache == CopyCache::L2Only ? b.getUnitAttr() : UnitAttr();
+  return nvgpu::DeviceAsyncCopyOp::create(
+      b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), copy.smem, dst,
+      copy.global, ValueRange{src}, b.getIndexAttr(sm80::kAsyncCopyElems),
+      srcElems, bypassL1);
+}
+
+/// The copies of a padded row (copy.globalColumns < copy.columns), in
+/// segments: its chunks split into the powers of two of their count (20 =
+/// 16 + 4), each segment walked at its own pitch, which divides the threads.
+/// A thread's column chunk in a segment is then the same in every round and
+/// no thread is idle but in a segment's last, partial round. Walked at the
+/// row's own pitch, each round had a column and a padding test of its own,
+/// and ptxas kept them all live (the backward's main kernel spilled 48
+/// bytes at d = 152); walked at a power-of-two pitch of the whole row,
+/// up to half the threads idled in every round (the forward at d = 136 was
+/// 13% slower than at d = 144).
+static void copyPaddedRowsAsync(KernelArith &arith, const TileCopy &copy,
+                                SmallVectorImpl<Value> &tokens) {
+  ImplicitLocOpBuilder &b = arith.b;
+  int64_t chunksPerRow = copy.columns / sm80::kAsyncCopyElems;
+  int64_t globalChunks = copy.globalColumns / sm80::kAsyncCopyElems;
+  int64_t segmentBase = 0;
+  for (int64_t bit = llvm::PowerOf2Ceil(chunksPerRow + 1) / 2; bit > 0;
+       bit /= 2) {
+    if (!(chunksPerRow & bit))
+      continue;
+    int64_t pitch = bit;
+    assert(copy.threads % pitch == 0 && "a segment pitch divides the threads");
+    int64_t rowsPerRound = copy.threads / pitch;
+    Value colChunk = arith.add(arith.idx(segmentBase),
+                               arith.remu(copy.tid, arith.idx(pitch)));
+    Value rowInRound = arith.divu(copy.tid, arith.idx(pitch));
+    // Only a segment that reaches the padding tests for it.
+    bool paddingTest = segmentBase + pitch > globalChunks;
+    for (int64_t r0 = 0; r0 < copy.tileRows; r0 += rowsPerRound) {
+      Value row = arith.add(rowInRound, arith.idx(r0));
+      // The segment's last round may cover fewer rows than it has threads:
+      // a thread past the tile issues no copy (a repeated one would be a
+      // write-write race to compute-sanitizer). Its token joins no group:
+      // a commit groups every copy its thread issued.
+      if (r0 + rowsPerRound > copy.tileRows) {
+        Value inTile = arith.cmp(arith::CmpIPredicate::ult, row,
+                                 arith.idx(copy.tileRows));
+        auto ifOp = scf::IfOp::create(b, inTile, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        copyChunkAsync(arith, copy, row, colChunk, paddingTest, globalChunks);
+        continue;
+      }
+      tokens.push_back(copyChunkAsync(arith, copy, row, colChunk,
+                                      paddingTest, globalChunks));
+    }
+    segmentBase += pitch;
+  }
+}
+
 Value mlir::sdpa::copyTileAsync(KernelArith &arith, const TileCopy &copy) {
   ImplicitLocOpBuilder &b = arith.b;
   assert(copy.globalColumns <= copy.columns &&
          copy.globalColumns % sm80::kAsyncCopyElems == 0 &&
          "zero padding must be whole chunks past the global columns");
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  SmallVector<Value> tokens;
+  if (copy.globalColumns != copy.columns) {
+    copyPaddedRowsAsync(arith, copy, tokens);
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, tokens);
+  }
   int64_t chunksPerRow = copy.columns / sm80::kAsyncCopyElems;
-  int64_t globalChunksPerRow = copy.globalColumns / sm80::kAsyncCopyElems;
-  bool padded = globalChunksPerRow != chunksPerRow;
-  // A padded row is walked at a power-of-two pitch of chunks, so that a
-  // thread's column chunk is the same in every round (the pitch divides the
-  // threads) and its tests are one predicate each: a thread whose chunk
-  // lies past the row issues no copy (a repeated copy would be a
-  // write-write race to compute-sanitizer). At the row's own pitch (20 at
-  // d = 152) each round had a column and a test of its own, and ptxas kept
-  // them all live: the backward's main kernel spilled.
-  int64_t pitch = padded ? int64_t(llvm::PowerOf2Ceil(chunksPerRow))
-                         : chunksPerRow;
-  int64_t chunks = copy.tileRows * pitch;
+  int64_t chunks = copy.tileRows * chunksPerRow;
   // When the threads do not divide the chunks, the last round's surplus
   // threads copy the tile's last chunk again: the same bytes to the same
   // place, so the tile is the same and no copy needs a branch around it.
   bool ragged = chunks % copy.threads != 0;
-  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  UnitAttr bypassL1 =
-      copy.cache == CopyCache::L2Only ? b.getUnitAttr() : UnitAttr();
-  SmallVector<Value> tokens;
   for (int64_t i = 0; i < llvm::divideCeil(chunks, copy.threads); ++i) {
     // One op per statement: the emission order is the statement order.
     Value first = arith.idx(i * copy.threads);
@@ -84,51 +166,11 @@ Value mlir::sdpa::copyTileAsync(KernelArith &arith, const TileCopy &copy) {
       Value last = arith.idx(chunks - 1);
       chunk = arith::MinUIOp::create(b, chunk, last);
     }
-    Value perRow = arith.idx(pitch);
+    Value perRow = arith.idx(chunksPerRow);
     Value row = arith.divu(chunk, perRow);
-    Value chunkElems = arith.idx(sm80::kAsyncCopyElems);
     Value colChunk = arith.remu(chunk, perRow);
-    // Past the row: no copy (its token joins no group; the commit groups
-    // every copy the thread issued).
-    std::optional<OpBuilder::InsertionGuard> insideRow;
-    if (pitch != chunksPerRow) {
-      Value inRow = arith.cmp(arith::CmpIPredicate::ult, colChunk,
-                              arith.idx(chunksPerRow));
-      auto ifOp = scf::IfOp::create(b, inRow, /*withElseRegion=*/false);
-      insideRow.emplace(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-    }
-    Value col = arith.mul(colChunk, chunkElems);
-    Value globalRow = arith.add(copy.row0, row);
-    Value valid = arith.cmp(arith::CmpIPredicate::slt, globalRow, copy.limit);
-    if (copy.enabled)
-      valid = arith::AndIOp::create(b, valid, copy.enabled);
-    // The padding columns of a head dim narrower than the mma width.
-    if (padded)
-      valid = arith::AndIOp::create(
-          b, valid,
-          arith.cmp(arith::CmpIPredicate::ult, colChunk,
-                    arith.idx(globalChunksPerRow)));
-    // A zero-filled chunk still names a valid address: row 0 of the slice.
-    Value zero = arith.idx(0);
-    Value srcRow = arith.select(valid, globalRow, zero);
-    Value srcElems = arith.select(valid, chunkElems, zero);
-    Value rowStart = arith.mul(srcRow, copy.strideS);
-    // A padding chunk names column 0: its own columns may lie past the
-    // tensor's last element.
-    Value srcCol = padded ? arith.select(valid, col, zero) : col;
-    Value inSlice = arith.add(rowStart, srcCol);
-    Value src = arith.add(copy.base, inSlice);
-    if (copy.guardEmptySlice)
-      src = arith.select(valid, src, zero);
-    SmallVector<Value> dst(copy.smemLead);
-    dst.push_back(row);
-    dst.push_back(col);
-    Value token = nvgpu::DeviceAsyncCopyOp::create(
-        b, tokenType, copy.smem, dst, copy.global, ValueRange{src},
-        b.getIndexAttr(sm80::kAsyncCopyElems), srcElems, bypassL1);
-    if (!insideRow)
-      tokens.push_back(token);
+    tokens.push_back(copyChunkAsync(arith, copy, row, colChunk,
+                                    /*paddingTest=*/false, chunksPerRow));
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, tokens);
 }
