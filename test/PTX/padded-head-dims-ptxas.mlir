@@ -12,7 +12,7 @@
 /// d = 176), the backward deterministic. Every kernel assembles for sm_80
 /// with no spills or local memory (ptxas 13.0). Padded at the rows' own
 /// chunk pitch (20 at d = 152) the backward's main kernel spilled 48 bytes;
-/// hence the power-of-two pitch of SharedTiles.cpp.
+/// hence the power-of-two segments of SharedTiles.cpp.
 
 // CHECK: direction forward
 // CHECK-NEXT: head_dim 8
