@@ -84,7 +84,7 @@ CONFIGS = {
     # keeps the forward free of spills (docs/Semantics.md §7).
     "bf16_d80_causal": Config(F, "bf16", 80, None, 0),
     "f16_d192_win127": Config(F, "f16", 192, 127, 0, tile_kv=16),
-    "bf16_d224_full": Config(F, "bf16", 224, None, None, tile_kv=32),
+    "bf16_d224_full": Config(F, "bf16", 224, None, None),
     "f16_d256_causal": Config(F, "f16", 256, None, 0, tile_kv=16),
     # Forward, THD packed sequences.
     "bf16_d64_win127_thd": Config(F, "bf16", 64, 127, 0, thd=True),

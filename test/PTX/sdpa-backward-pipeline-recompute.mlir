@@ -5,6 +5,7 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/sdpa_bwd_2.manifest
 // RUN: cat %t/sdpa_bwd_*.ptx | FileCheck %s --check-prefix=NOATOM
 // RUN: FileCheck %s --check-prefix=PRE < %t/sdpa_bwd_0.ptx
+// RUN: FileCheck %s --check-prefix=STORE < %t/sdpa_bwd_0.ptx
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_bwd_0.ptx -o %t/0.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_bwd_1.ptx -o %t/1.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_bwd_2.ptx -o %t/2.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
@@ -36,6 +37,18 @@
 // PRE-COUNT-16: ld.global.v4.b32
 // PRE-NOT: ld.global.b16
 // PRE: .entry
+
+/// dK, dV (bwd_main) and dQ (bwd_dq) are stored as pairs of elements at even
+/// columns: 4-byte stores (d 64: 8 blocks x 2 rows, for dK and dV 32, for dQ
+/// 16), none split into 2-byte stores.
+// STORE-LABEL: .visible .entry sdpa_bwd_main(
+// STORE-NOT: st.global.b16
+// STORE-COUNT-32: st.global.b32
+// STORE-NOT: st.global
+// STORE-LABEL: .visible .entry sdpa_bwd_dq(
+// STORE-NOT: st.global.b16
+// STORE-COUNT-16: st.global.b32
+// STORE-NOT: st.global
 
 // NOATOM: .target sm_80
 // NOATOM-NOT: {{^[[:space:]]*(red|atom)\.}}

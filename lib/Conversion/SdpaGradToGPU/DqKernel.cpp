@@ -229,8 +229,10 @@ private:
               vector::ExtractOp::create(b, dQ[dn], ArrayRef<int64_t>{i});
           pair = arith::MulFOp::create(b, pair, scale);
           Value narrow = arith::TruncFOp::create(b, pairType, pair);
+          // A pair at an even column of a 16-byte aligned row: 4 bytes.
           vector::StoreOp::create(b, narrow, args["dq"],
-                                  ValueRange{add(rowBase, col)});
+                                  ValueRange{add(rowBase, col)},
+                                  /*nontemporal=*/false, llvm::MaybeAlign(4));
         }
         scf::YieldOp::create(b);
       });

@@ -361,10 +361,14 @@ void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc,
         // compiler's order of evaluating arguments.
         Value dkAt = add(dkBase, add(mul(key, dkStrideS), col));
         Value dkPair = arith::TruncFOp::create(b, pairType, dk);
-        vector::StoreOp::create(b, dkPair, args["dk"], ValueRange{dkAt});
+        // A pair at an even column of a 16-byte aligned row: one 4-byte
+        // store (unaligned, LLVM split it into two 2-byte stores).
+        vector::StoreOp::create(b, dkPair, args["dk"], ValueRange{dkAt},
+                                /*nontemporal=*/false, llvm::MaybeAlign(4));
         Value dvAt = add(dvBase, add(mul(key, dvStrideS), col));
         Value dvPair = arith::TruncFOp::create(b, pairType, dv);
-        vector::StoreOp::create(b, dvPair, args["dv"], ValueRange{dvAt});
+        vector::StoreOp::create(b, dvPair, args["dv"], ValueRange{dvAt},
+                                /*nontemporal=*/false, llvm::MaybeAlign(4));
       }
       scf::YieldOp::create(b);
     });
