@@ -192,6 +192,10 @@ CONFIGS = {
     "f16_d200_win4095_softcap50": Config(F, "f16", 200, 4095, 0, tile_kv=16,
                                          softcap=50.0),
     "bf16_d248_causal": Config(F, "bf16", 248, None, 0, tile_kv=16),
+    # Copies whose threads do not divide the tile's chunks (d 176: 22 chunks
+    # a row, 32 or 64 rows, 128 threads): the surplus threads issue none.
+    "bf16_d176_win127": Config(F, "bf16", 176, 127, 0),
+    "bwd_bf16_d176_causal_nd": Config(B, "bf16", 176, None, 0),
     "bwd_f16_d8_win127_rc": Config(B, "f16", 8, 127, 0),
     "bwd_bf16_d24_causal_br_det": Config(B, "bf16", 24, None, 0, "bottom_right",
                                          deterministic=True),

@@ -36,8 +36,8 @@ enum class CopyCache { L2Only, L1AndL2 };
 /// the flat `global` (row stride `strideS`); the columns from
 /// `globalColumns` on are zero-filled (a head dim padded to the kernel's mma
 /// width), by the copy itself, like rows past `limit`. Where `threads` does
-/// not divide the chunks, the surplus threads of the last round repeat the
-/// last chunk.
+/// not divide the chunks, the surplus threads of the last round issue no
+/// copy. A padded row is copied in power-of-two segments (SharedTiles.cpp).
 struct TileCopy {
   Value global, base, strideS, row0;
   /// Rows at or past `limit` are zero-filled. The compare is signed, so a

@@ -154,23 +154,32 @@ Value mlir::sdpa::copyTileAsync(KernelArith &arith, const TileCopy &copy) {
   }
   int64_t chunksPerRow = copy.columns / sm80::kAsyncCopyElems;
   int64_t chunks = copy.tileRows * chunksPerRow;
-  // When the threads do not divide the chunks, the last round's surplus
-  // threads copy the tile's last chunk again: the same bytes to the same
-  // place, so the tile is the same and no copy needs a branch around it.
-  bool ragged = chunks % copy.threads != 0;
   for (int64_t i = 0; i < llvm::divideCeil(chunks, copy.threads); ++i) {
     // One op per statement: the emission order is the statement order.
     Value first = arith.idx(i * copy.threads);
     Value chunk = arith.add(copy.tid, first);
-    if (ragged && (i + 1) * copy.threads > chunks) {
-      Value last = arith.idx(chunks - 1);
-      chunk = arith::MinUIOp::create(b, chunk, last);
+    auto emitCopy = [&] {
+      Value perRow = arith.idx(chunksPerRow);
+      Value row = arith.divu(chunk, perRow);
+      Value colChunk = arith.remu(chunk, perRow);
+      return copyChunkAsync(arith, copy, row, colChunk,
+                            /*paddingTest=*/false, chunksPerRow);
+    };
+    if ((i + 1) * copy.threads <= chunks) {
+      tokens.push_back(emitCopy());
+      continue;
     }
-    Value perRow = arith.idx(chunksPerRow);
-    Value row = arith.divu(chunk, perRow);
-    Value colChunk = arith.remu(chunk, perRow);
-    tokens.push_back(copyChunkAsync(arith, copy, row, colChunk,
-                                    /*paddingTest=*/false, chunksPerRow));
+    // When the threads do not divide the chunks, the last round's surplus
+    // threads issue no copy (a copy of the last chunk again, as before, was
+    // a write-write race to compute-sanitizer: the forward at d 224 x
+    // tile-kv 16). Their token joins no group: a commit groups every copy
+    // its thread issued.
+    Value inTile = arith.cmp(arith::CmpIPredicate::ult, chunk,
+                             arith.idx(chunks));
+    auto ifOp = scf::IfOp::create(b, inTile, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    emitCopy();
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, tokens);
 }
