@@ -26,9 +26,10 @@ mlir::sdpa::getDefaultForwardTiles(int64_t headDim,
     return {{64, 16}, 4};
   if (headDim > 128)
     return {{64, 32}, 4};
-  if (headDim <= 128 && headDim > 32 && isNarrowBand(bandWidth))
+  bool narrow = isNarrowBand(bandWidth);
+  if (narrow && headDim > 32)
     return {{64, 32}, 4};
-  if (headDim > 96 && headDim <= 128 && !isNarrowBand(bandWidth))
+  if (!narrow && headDim > 96)
     return {{128, 64}, 8};
   return {{64, 64}, 4};
 }

@@ -47,8 +47,9 @@ bool checkKernelHeadDim(schema::Direction direction, int64_t headDim,
 /// directions) and the backward's 224 widen to 256: there the kernels spill
 /// at every tile shape and column-pass width (ptxas 13.0: the forward 8
 /// bytes at 240 x tile-kv 16; the backward's main kernel at every width
-/// of BackwardKernelSpec::columnPasses), at 256 they do not. The columns past `headDim` are zero-filled when the rows are
-/// copied in and never stored, so every product is the head dim's own.
+/// of BackwardKernelSpec::columnPasses), at 256 they do not. The columns
+/// past `headDim` are zero-filled when the rows are copied in and never
+/// stored, so every product is the head dim's own.
 int64_t getMmaHeadDim(schema::Direction direction, int64_t headDim);
 
 } // namespace mlir::sdpa

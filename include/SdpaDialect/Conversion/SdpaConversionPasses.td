@@ -11,9 +11,9 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
     For every `sdpa.attention` (layouts `bhsd`, `bshd` and packed `thd`,
     static or dynamic lengths, GQA, f16 or bf16, head_dim `D` a multiple of
     8 up to 256, the schema's table, computed at its mma width: `D` rounded
-    up to 16, the padding columns zero in shared memory and never stored) emits a `gpu.module @sdpa_fwd_<i>`
-    holding one `gpu.func` kernel, block `(32 * warps, 1, 1)`, grid
-    `(ceil(Sq / Tq), Hq, B)`. Query tile `t = blockIdx.x` of head
+    up to 16, the padding columns zero in shared memory and never stored)
+    emits a `gpu.module @sdpa_fwd_<i>` holding one `gpu.func` kernel, block
+    `(32 * warps, 1, 1)`, grid `(ceil(Sq / Tq), Hq, B)`. Query tile `t = blockIdx.x` of head
     `h = blockIdx.y` and batch entry `b = blockIdx.z` computes, for its rows,
 
         m, l, O  = online softmax over the key tiles u in [kv_begin(t), kv_end(t))

@@ -91,6 +91,21 @@ static Value copyChunkAsync(KernelArith &arith, const TileCopy &copy,
       srcElems, bypassL1);
 }
 
+/// Emits `emitCopy` under `index < bound`: a thread of a copy's last, partial
+/// round whose chunk or row lies past the tile issues no copy (repeating
+/// another thread's chunk, the same bytes to the same place, is a
+/// write-write race to compute-sanitizer). Its token joins no group: a
+/// commit groups every copy its thread issued.
+static void copyIfBelow(KernelArith &arith, Value index, int64_t bound,
+                        function_ref<Value()> emitCopy) {
+  ImplicitLocOpBuilder &b = arith.b;
+  Value below = arith.cmp(arith::CmpIPredicate::ult, index, arith.idx(bound));
+  auto ifOp = scf::IfOp::create(b, below, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  emitCopy();
+}
+
 /// The copies of a padded row (copy.globalColumns < copy.columns), in
 /// segments: its chunks split into the powers of two of their count (20 =
 /// 16 + 4), each segment walked at its own pitch, which divides the threads.
@@ -103,7 +118,6 @@ static Value copyChunkAsync(KernelArith &arith, const TileCopy &copy,
 /// 13% slower than at d = 144).
 static void copyPaddedRowsAsync(KernelArith &arith, const TileCopy &copy,
                                 SmallVectorImpl<Value> &tokens) {
-  ImplicitLocOpBuilder &b = arith.b;
   int64_t chunksPerRow = copy.columns / sm80::kAsyncCopyElems;
   int64_t globalChunks = copy.globalColumns / sm80::kAsyncCopyElems;
   int64_t segmentBase = 0;
@@ -121,21 +135,15 @@ static void copyPaddedRowsAsync(KernelArith &arith, const TileCopy &copy,
     bool paddingTest = segmentBase + pitch > globalChunks;
     for (int64_t r0 = 0; r0 < copy.tileRows; r0 += rowsPerRound) {
       Value row = arith.add(rowInRound, arith.idx(r0));
-      // The segment's last round may cover fewer rows than it has threads:
-      // a thread past the tile issues no copy (a repeated one would be a
-      // write-write race to compute-sanitizer). Its token joins no group:
-      // a commit groups every copy its thread issued.
-      if (r0 + rowsPerRound > copy.tileRows) {
-        Value inTile = arith.cmp(arith::CmpIPredicate::ult, row,
-                                 arith.idx(copy.tileRows));
-        auto ifOp = scf::IfOp::create(b, inTile, /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(ifOp.thenBlock());
-        copyChunkAsync(arith, copy, row, colChunk, paddingTest, globalChunks);
-        continue;
-      }
-      tokens.push_back(copyChunkAsync(arith, copy, row, colChunk,
-                                      paddingTest, globalChunks));
+      auto emitCopy = [&] {
+        return copyChunkAsync(arith, copy, row, colChunk, paddingTest,
+                              globalChunks);
+      };
+      // The segment's last round may cover fewer rows than it has threads.
+      if (r0 + rowsPerRound > copy.tileRows)
+        copyIfBelow(arith, row, copy.tileRows, emitCopy);
+      else
+        tokens.push_back(emitCopy());
     }
     segmentBase += pitch;
   }
@@ -165,21 +173,12 @@ Value mlir::sdpa::copyTileAsync(KernelArith &arith, const TileCopy &copy) {
       return copyChunkAsync(arith, copy, row, colChunk,
                             /*paddingTest=*/false, chunksPerRow);
     };
-    if ((i + 1) * copy.threads <= chunks) {
+    // When the threads do not divide the chunks (the forward at d 224 x
+    // tile-kv 16), the last round's surplus threads issue no copy.
+    if ((i + 1) * copy.threads > chunks)
+      copyIfBelow(arith, chunk, chunks, emitCopy);
+    else
       tokens.push_back(emitCopy());
-      continue;
-    }
-    // When the threads do not divide the chunks, the last round's surplus
-    // threads issue no copy (a copy of the last chunk again, as before, was
-    // a write-write race to compute-sanitizer: the forward at d 224 x
-    // tile-kv 16). Their token joins no group: a commit groups every copy
-    // its thread issued.
-    Value inTile = arith.cmp(arith::CmpIPredicate::ult, chunk,
-                             arith.idx(chunks));
-    auto ifOp = scf::IfOp::create(b, inTile, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    emitCopy();
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, tokens);
 }
