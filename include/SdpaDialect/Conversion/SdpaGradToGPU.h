@@ -115,18 +115,39 @@ struct BackwardKernelSpec {
   int64_t tileBytes(int64_t rows) const {
     return rows * rowElems() * elementBytes();
   }
-  /// Byte offsets of the main kernel's shared buffers (all 16-byte aligned).
+  /// Stages of the tiles a kernel streams through shared memory: bwd_main's
+  /// query tiles (Q, dO and their row stats) and bwd_dq's key tiles (K and
+  /// V). With 2 the copies of the next tile are in flight while the current
+  /// one computes; getBackwardKernelSpec picks 2 where the kernel's shared
+  /// memory allows it, else 1 (no prefetch).
+  /// bwd_dq prefetches up to kMaxPrefetchRecomputeHeadDim: at mma width
+  /// 128 its dQ and a chunk's S and dP take 128 registers a thread, and
+  /// with the prefetch's addresses ptxas 13.0 spilled 4 bytes (tile_kv 128).
+  static constexpr int64_t kMaxStages = 2;
+  static constexpr int64_t kMaxPrefetchRecomputeHeadDim = 96;
+  int64_t queryStages = 1;
+  int64_t keyStages = 1;
+  /// Byte offsets of the main kernel's shared buffers (all 16-byte aligned):
+  /// K, V; Q, dO, LSE and Delta, each [queryStages]; dS.
   int64_t kOffset() const { return 0; }
   int64_t vOffset() const { return kOffset() + tileBytes(tiles.kv); }
   int64_t qOffset() const { return vOffset() + tileBytes(tiles.kv); }
-  int64_t doOffset() const { return qOffset() + tileBytes(tiles.q); }
-  int64_t dsOffset() const { return doOffset() + tileBytes(tiles.q); }
+  int64_t doOffset() const {
+    return qOffset() + queryStages * tileBytes(tiles.q);
+  }
+  int64_t dsOffset() const {
+    return doOffset() + queryStages * tileBytes(tiles.q);
+  }
   int64_t lseOffset() const {
     return dsOffset() + tiles.q * dsRowElems() * elementBytes();
   }
-  int64_t deltaOffset() const { return lseOffset() + tiles.q * 4; }
+  int64_t deltaOffset() const {
+    return lseOffset() + queryStages * tiles.q * 4;
+  }
   /// Dynamic shared memory of the main kernel.
-  int64_t sharedBytes() const { return deltaOffset() + tiles.q * 4; }
+  int64_t sharedBytes() const {
+    return deltaOffset() + queryStages * tiles.q * 4;
+  }
 
   /// bwd_dq: one warp per 16 query rows of the tile, each holding its rows'
   /// dQ (16 x head_dim, f32: head_dim / 2 registers per thread) beside S
@@ -134,12 +155,17 @@ struct BackwardKernelSpec {
   static constexpr int64_t kMaxRecomputeHeadDim = 128;
   int64_t dqWarps() const { return tiles.q / sm80::kMmaM; }
   int64_t dqThreads() const { return dqWarps() * sm80::kWarpSize; }
-  /// Byte offsets of bwd_dq's shared tiles: Q, dO ([Tq] rows), K, V ([Tk]).
+  /// Byte offsets of bwd_dq's shared tiles: Q, dO ([Tq] rows), K, V
+  /// ([keyStages][Tk] rows).
   int64_t dqQOffset() const { return 0; }
   int64_t dqDoOffset() const { return dqQOffset() + tileBytes(tiles.q); }
   int64_t dqKOffset() const { return dqDoOffset() + tileBytes(tiles.q); }
-  int64_t dqVOffset() const { return dqKOffset() + tileBytes(tiles.kv); }
-  int64_t dqSharedBytes() const { return dqVOffset() + tileBytes(tiles.kv); }
+  int64_t dqVOffset() const {
+    return dqKOffset() + keyStages * tileBytes(tiles.kv);
+  }
+  int64_t dqSharedBytes() const {
+    return dqVOffset() + keyStages * tileBytes(tiles.kv);
+  }
 };
 
 /// Reads the spec of `op`'s backward kernels: element type, head dim, band,
@@ -160,9 +186,21 @@ StringRef getBackwardRoleName(BackwardRole role);
 StringRef getBackwardKernelName(BackwardRole role);
 sdpa_schema::KernelRole getBackwardSchemaRole(BackwardRole role);
 
-/// Threads per block and dynamic shared bytes of a backward kernel.
+/// Threads per block and dynamic shared bytes of a backward kernel, and the
+/// blocks per SM it asks ptxas to allow for (`nvvm.minctasm`, PTX
+/// .minnctapersm; 0: ptxas's own choice).
+///
+/// At mma width <= 64, bwd_main asks for as many blocks as a budget of
+/// kMainRegistersSmallHeadDim = 168 registers a thread allows (3 of 128
+/// threads) and bwd_dq for kDqRegistersSmallHeadDim = 128 (4): left to
+/// itself ptxas 13.0 gave them 177 and 140 (2 and 3 blocks at d 64), and
+/// both fit the budget without a spill; bwd_dq with a softcap does not (48
+/// bytes) and keeps ptxas's choice.
 struct BackwardKernelShape {
   int64_t threads, sharedBytes;
+  int64_t minBlocksPerSm = 0;
+  static constexpr int64_t kMainRegistersSmallHeadDim = 168;
+  static constexpr int64_t kDqRegistersSmallHeadDim = 128;
 };
 BackwardKernelShape getBackwardKernelShape(const BackwardKernelSpec &spec,
                                            BackwardRole role);

@@ -84,21 +84,26 @@ protected:
 
   /// Issues cp.async copies of a [tileRows][head_dim] tile whose first row
   /// is `row0` of the slice at element offset `base` of `global` (row stride
-  /// `strideS`) into the padded shared tile `smem`. Rows at or past `limit`
-  /// are zero-filled. Returns the async group token.
+  /// `strideS`) into the padded shared tile `smem` (at `stage` of a staged
+  /// buffer, [stages][rows][columns]). Rows at or past `limit`, and every
+  /// row when `enabled` (an optional i1) is false, are zero-filled. Returns
+  /// the async group token.
   Value copyTileAsync(Value global, Value base, Value strideS, Value row0,
-                      Value limit, Value smem, int64_t tileRows);
+                      Value limit, Value smem, int64_t tileRows,
+                      Value stage = Value(), Value enabled = Value());
   /// Waits until all cp.async groups have landed.
   void waitAll(Value group);
 
-  /// ldmatrix of the A fragment (16 x 16) at [row0, col0] of `smem`.
-  Value loadA(Value smem, Value row0, Value col0);
+  /// ldmatrix of the A fragment (16 x 16) at [row0, col0] of `smem` (of its
+  /// `stage`, when staged).
+  Value loadA(Value smem, Value row0, Value col0, Value stage = Value());
   /// ldmatrix of a B fragment (n = 8 rows of `smem`, k = 16 columns) at
   /// [row0, col0]: the rows are the mma's n, the columns its k.
-  Value loadB(Value smem, Value row0, Value col0);
+  Value loadB(Value smem, Value row0, Value col0, Value stage = Value());
   /// Transposed ldmatrix of a B fragment whose k = 16 rows start at `row0`
   /// and n = 8 columns at `col0` of `smem`.
-  Value loadBTransposed(Value smem, Value row0, Value col0);
+  Value loadBTransposed(Value smem, Value row0, Value col0,
+                        Value stage = Value());
   /// One m16n8k16 product with f32 accumulation.
   Value mma(Value a, Value bFrag, Value c);
   /// The A fragment (16 x 16, element type) formed by two adjacent

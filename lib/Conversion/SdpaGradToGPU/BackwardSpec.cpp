@@ -47,12 +47,20 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (tiles.q % sm80::kMmaM != 0 || tiles.q > tiles.kv)
     return op.emitOpError(
         "expected schedule tile_q to be a multiple of 16 and at most tile_kv");
+  // Each kernel double-buffers its streamed tiles where they fit.
+  spec.queryStages = BackwardKernelSpec::kMaxStages;
+  if (spec.sharedBytes() > sm80::kMaxSharedBytes)
+    spec.queryStages = 1;
   if (spec.sharedBytes() > sm80::kMaxSharedBytes)
     return op.emitOpError("expected the backward kernel's shared memory (")
            << spec.sharedBytes() << " bytes) to fit in "
            << sm80::kMaxSharedBytes << " bytes";
   spec.dqMode = resolveDqMode(op, options.dqMode);
   if (spec.recomputesDq()) {
+    if (spec.mmaHeadDim <= BackwardKernelSpec::kMaxPrefetchRecomputeHeadDim)
+      spec.keyStages = BackwardKernelSpec::kMaxStages;
+    if (spec.dqSharedBytes() > sm80::kMaxSharedBytes)
+      spec.keyStages = 1;
     if (spec.mmaHeadDim > BackwardKernelSpec::kMaxRecomputeHeadDim)
       return op.emitOpError("expected head_dim at most ")
              << BackwardKernelSpec::kMaxRecomputeHeadDim
@@ -107,11 +115,24 @@ mlir::sdpa::getBackwardRoles(const BackwardKernelSpec &spec) {
 BackwardKernelShape
 mlir::sdpa::getBackwardKernelShape(const BackwardKernelSpec &spec,
                                    BackwardRole role) {
+  // Blocks per SM within `registers` a thread, asked for at mma width <= 64
+  // where that is more than one.
+  auto blocksWithin = [&](int64_t threads, int64_t registers) -> int64_t {
+    int64_t blocks = sm80::kRegistersPerSm / (threads * registers);
+    return spec.mmaHeadDim <= 64 && blocks > 1 ? blocks : 0;
+  };
   switch (role) {
   case BackwardRole::Main:
-    return {spec.threads(), spec.sharedBytes()};
+    return {spec.threads(), spec.sharedBytes(),
+            blocksWithin(spec.threads(),
+                         BackwardKernelShape::kMainRegistersSmallHeadDim)};
   case BackwardRole::Dq:
-    return {spec.dqThreads(), spec.dqSharedBytes()};
+    // (With a cap, tanh and its slope do not fit the budget.)
+    return {spec.dqThreads(), spec.dqSharedBytes(),
+            spec.softcap ? 0
+                         : blocksWithin(
+                               spec.dqThreads(),
+                               BackwardKernelShape::kDqRegistersSmallHeadDim)};
   case BackwardRole::Preprocess:
   case BackwardRole::DqConvert:
     return {spec.rowThreads(), 0};

@@ -97,8 +97,11 @@ private:
     int64_t rowElems = spec.rowElems();
     qSmem = sharedView(spec.dqQOffset(), {spec.tiles.q, rowElems}, elem);
     doSmem = sharedView(spec.dqDoOffset(), {spec.tiles.q, rowElems}, elem);
-    kSmem = sharedView(spec.dqKOffset(), {spec.tiles.kv, rowElems}, elem);
-    vSmem = sharedView(spec.dqVOffset(), {spec.tiles.kv, rowElems}, elem);
+    int64_t stages = spec.keyStages;
+    kSmem =
+        sharedView(spec.dqKOffset(), {stages, spec.tiles.kv, rowElems}, elem);
+    vSmem =
+        sharedView(spec.dqVOffset(), {stages, spec.tiles.kv, rowElems}, elem);
   }
 
   /// The query row of this thread's fragment row `i` (0: fragRow, 1: + 8).
@@ -123,15 +126,16 @@ private:
   /// Per 8-key block j of keys [key0, key0 + keys) of the tile: the warp's
   /// 16 rows of `rows` (Q or dO in shared memory) against those keys of
   /// `keyRows` (K or V).
-  SmallVector<Value> rowKeyProducts(Value rows, Value keyRows, int64_t key0,
-                                    int64_t keys) {
+  SmallVector<Value> rowKeyProducts(Value rows, Value keyRows, Value stage,
+                                    int64_t key0, int64_t keys) {
     SmallVector<Value> products(keys / sm80::kMmaN, zeroAccumulator());
     for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk) {
       Value col0 = idx(kk * sm80::kMmaK);
       Value a = loadA(rows, warpRow0, col0);
       for (int64_t j = 0; j < int64_t(products.size()); ++j)
-        products[j] = mma(a, loadB(keyRows, idx(key0 + j * sm80::kMmaN), col0),
-                          products[j]);
+        products[j] =
+            mma(a, loadB(keyRows, idx(key0 + j * sm80::kMmaN), col0, stage),
+                products[j]);
     }
     return products;
   }
@@ -175,24 +179,57 @@ private:
         });
   }
 
-  /// One visit of key tile u: K, V in, S, P, dP, dS, dQ += dS K.
-  void emitKeyTileStep(Value u, Value edge, const QueryTile &tile,
-                       const RowStats &stats, SmallVectorImpl<Value> &dQ) {
-    // Every warp is done with the previous tile's K and V.
-    gpu::BarrierOp::create(b);
+  /// Issues the copies of key tile `u`'s K and V into `stage` (zero-filled
+  /// unless `enabled`); returns the group of the first.
+  Value emitFetch(Value u, Value stage, Value enabled) {
     Value k0 = mul(u, idx(spec.tiles.kv));
-    copyTileAsync(args["k"], kBase, kStrideS, k0, seqKv, kSmem, spec.tiles.kv);
-    Value copies = copyTileAsync(args["v"], vBase, vStrideS, k0, seqKv, vSmem,
-                                 spec.tiles.kv);
-    waitAll(copies);
+    Value group = copyTileAsync(args["k"], kBase, kStrideS, k0, seqKv, kSmem,
+                                spec.tiles.kv, stage, enabled);
+    copyTileAsync(args["v"], vBase, vStrideS, k0, seqKv, vSmem, spec.tiles.kv,
+                  stage, enabled);
+    return group;
+  }
+
+  /// One visit of key tile u, the last of the range at `kvEnd`: K(u) and
+  /// V(u) in stage u mod keyStages, the next tile's fetched while it
+  /// computes (2 stages; the first before the loop) or its own fetched first
+  /// (1); S, P, dP, dS, dQ += dS K.
+  void emitKeyTileStep(Value u, Value kvEnd, Value edge, const QueryTile &tile,
+                       const RowStats &stats, SmallVectorImpl<Value> &dQ) {
+    if (spec.keyStages == 1) {
+      // Every warp is done with the previous tile.
+      Value stage = idx(0);
+      gpu::BarrierOp::create(b);
+      emitFetch(u, stage, Value());
+      waitAll(copyGroup);
+      gpu::BarrierOp::create(b);
+      emitKeyTileProducts(u, stage, edge, tile, stats, dQ);
+      return;
+    }
+    Value stages = idx(spec.keyStages);
+    Value stage = remu(u, stages);
+    Value next = add(u, idx(1));
+    Value hasNext = cmp(arith::CmpIPredicate::ult, next, kvEnd);
+    // K(u) and V(u) have landed, and every warp is done with the previous
+    // tile, whose stage the next one takes.
+    waitAll(copyGroup);
     gpu::BarrierOp::create(b);
+    emitFetch(next, remu(next, stages), hasNext);
+    emitKeyTileProducts(u, stage, edge, tile, stats, dQ);
+  }
+
+  /// S, P, dP, dS of key tile u (in `stage`) and dQ += dS K.
+  void emitKeyTileProducts(Value u, Value stage, Value edge,
+                           const QueryTile &tile, const RowStats &stats,
+                           SmallVectorImpl<Value> &dQ) {
+    Value k0 = mul(u, idx(spec.tiles.kv));
 
     // The key tile in chunks of kChunkKeys keys, so that S and dP of a
     // chunk (kChunkKeys / 2 registers each) sit beside dQ at any tile_kv.
     for (int64_t key0 = 0; key0 < spec.tiles.kv; key0 += kChunkKeys) {
       int64_t keys = std::min(kChunkKeys, spec.tiles.kv - key0);
-      SmallVector<Value> p = rowKeyProducts(qSmem, kSmem, key0, keys);
-      SmallVector<Value> dS = rowKeyProducts(doSmem, vSmem, key0, keys);
+      SmallVector<Value> p = rowKeyProducts(qSmem, kSmem, stage, key0, keys);
+      SmallVector<Value> dS = rowKeyProducts(doSmem, vSmem, stage, key0, keys);
       formProbabilitiesAndGradients(p, dS, stats);
       p = emitBandMask(p, tile, add(k0, idx(key0)), edge);
       for (int64_t j = 0; j < int64_t(p.size()); ++j)
@@ -206,8 +243,9 @@ private:
         Value a = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
         Value row0 = idx(key0 + kq * sm80::kMmaK);
         for (int64_t dn = 0; dn < int64_t(dQ.size()); ++dn)
-          dQ[dn] = mma(a, loadBTransposed(kSmem, row0, idx(dn * sm80::kMmaN)),
-                       dQ[dn]);
+          dQ[dn] = mma(
+              a, loadBTransposed(kSmem, row0, idx(dn * sm80::kMmaN), stage),
+              dQ[dn]);
       }
     }
   }
@@ -242,11 +280,12 @@ private:
   void emitProgram(const QueryTile &tile) {
     // Q and dO of the tile, once (zero past Sq); the row statistics.
     Value qBase = sliceBase("q", tile.batch, tile.first, tile.head);
-    copyTileAsync(args["q"], qBase, argIndex("q_stride_s"), tile.q0, tile.seqQ,
-                  qSmem, spec.tiles.q);
+    // (A wait counts groups: any token names them.)
+    copyGroup = copyTileAsync(args["q"], qBase, argIndex("q_stride_s"),
+                              tile.q0, tile.seqQ, qSmem, spec.tiles.q);
     Value doBase = sliceBase("do", tile.batch, tile.first, tile.head);
-    Value rowCopies = copyTileAsync(args["do"], doBase, argIndex("do_stride_s"),
-                                    tile.q0, tile.seqQ, doSmem, spec.tiles.q);
+    copyTileAsync(args["do"], doBase, argIndex("do_stride_s"), tile.q0,
+                  tile.seqQ, doSmem, spec.tiles.q);
     RowStats stats = loadRowStats(tile);
     kBase = sliceBase("k", tile.batch, kvFirst, kvHead);
     vBase = sliceBase("v", tile.batch, kvFirst, kvHead);
@@ -262,6 +301,14 @@ private:
     // dQ of the head dim's columns (its keys are the reduction: no padding).
     SmallVector<Value> dQ(spec.headDim / sm80::kMmaN, zeroAccumulator());
     Value one = idx(1);
+    // Two stages: the first key tile's K and V, with Q and dO (zero-filled
+    // when the range is empty).
+    if (spec.keyStages != 1) {
+      Value anyTiles =
+          cmp(arith::CmpIPredicate::ult, bounds.kvBegin, bounds.kvEnd);
+      emitFetch(bounds.kvBegin, remu(bounds.kvBegin, idx(spec.keyStages)),
+                anyTiles);
+    }
     auto loop = scf::ForOp::create(
         b, bounds.kvBegin, bounds.kvEnd, one, dQ,
         [&](OpBuilder &nested, Location, Value u, ValueRange iterArgs) {
@@ -275,18 +322,21 @@ private:
           Value below = cmp(arith::CmpIPredicate::ult, u, bounds.interiorBegin);
           Value above = cmp(arith::CmpIPredicate::uge, u, bounds.interiorEnd);
           Value edge = arith::OrIOp::create(b, below, above);
-          emitKeyTileStep(u, edge, tile, stats, acc);
+          emitKeyTileStep(u, bounds.kvEnd, edge, tile, stats, acc);
           scf::YieldOp::create(b, acc);
         });
     loop->setAttr("sdpa.kv_loop", b.getUnitAttr());
-    // An empty key range leaves the copies of Q and dO to land here.
-    waitAll(rowCopies);
+    // The last (disabled) fetch, or with an empty key range every copy,
+    // lands here.
+    waitAll(copyGroup);
     emitStoreDq(tile, SmallVector<Value>(loop.getResults()));
   }
 
   Value seqKv, kvFirst, kvHead, delta;
   Value warp, warpRow0, fragRow, fragCol;
   Value qSmem, doSmem, kSmem, vSmem;
+  // The first copy group (Q): every wait names it.
+  Value copyGroup;
   Value kBase, vBase, kStrideS, vStrideS;
 };
 

@@ -76,15 +76,26 @@ Value KernelBuilderBase::rowStatsBase(Value seq, Value first, Value head,
   return add(mul(head, tokens), first);
 }
 
+/// The leading indices of a staged shared buffer (none when unstaged).
+static SmallVector<Value> stageIndices(Value stage) {
+  if (!stage)
+    return {};
+  return {stage};
+}
+
 Value KernelBuilderBase::copyTileAsync(Value global, Value base, Value strideS,
                                        Value row0, Value limit, Value smem,
-                                       int64_t tileRows) {
-  // Every copy comes from a non-empty slice: a program of an empty key range
-  // returns first, and an empty query sequence has no query tiles to visit.
-  TileCopy copy{global, base, strideS, row0, limit, /*enabled=*/Value(), smem,
-                /*smemLead=*/{}, tileRows, spec.mmaHeadDim, spec.headDim,
+                                       int64_t tileRows, Value stage,
+                                       Value enabled) {
+  // An enabled copy comes from a non-empty slice (a program of an empty key
+  // range returns first, an empty query sequence has no query tiles); a
+  // disabled prefetch may name an empty packed sequence's slice, which can
+  // start at the end of the tensor.
+  TileCopy copy{global, base, strideS, row0, limit, enabled, smem,
+                stageIndices(stage), tileRows, spec.mmaHeadDim, spec.headDim,
                 blockThreads, tid,
-                CopyCache::L1AndL2, /*guardEmptySlice=*/false};
+                CopyCache::L1AndL2,
+                /*guardEmptySlice=*/spec.packed && bool(enabled)};
   return sdpa::copyTileAsync(*this, copy);
 }
 
@@ -92,19 +103,22 @@ void KernelBuilderBase::waitAll(Value group) {
   waitAsyncGroups(*this, group, 0);
 }
 
-Value KernelBuilderBase::loadA(Value smem, Value row0, Value col0) {
-  return createLdMatrix(b, LdMatrixShape::a(), smem, {}, row0, col0,
-                        lane());
+Value KernelBuilderBase::loadA(Value smem, Value row0, Value col0,
+                               Value stage) {
+  return createLdMatrix(b, LdMatrixShape::a(), smem, stageIndices(stage), row0,
+                        col0, lane());
 }
 
-Value KernelBuilderBase::loadB(Value smem, Value row0, Value col0) {
-  return createLdMatrix(b, LdMatrixShape::b(), smem, {}, row0, col0,
-                        lane());
+Value KernelBuilderBase::loadB(Value smem, Value row0, Value col0,
+                               Value stage) {
+  return createLdMatrix(b, LdMatrixShape::b(), smem, stageIndices(stage), row0,
+                        col0, lane());
 }
 
-Value KernelBuilderBase::loadBTransposed(Value smem, Value row0, Value col0) {
-  return createLdMatrix(b, LdMatrixShape::bTransposed(), smem, {}, row0, col0,
-                        lane());
+Value KernelBuilderBase::loadBTransposed(Value smem, Value row0, Value col0,
+                                         Value stage) {
+  return createLdMatrix(b, LdMatrixShape::bTransposed(), smem,
+                        stageIndices(stage), row0, col0, lane());
 }
 
 Value KernelBuilderBase::mma(Value a, Value bFrag, Value c) {

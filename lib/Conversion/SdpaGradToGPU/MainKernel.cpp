@@ -120,12 +120,13 @@ void MainKernelBuilder::emitSetup() {
   int64_t rowElems = spec.rowElems();
   kSmem = sharedView(spec.kOffset(), {spec.tiles.kv, rowElems}, elem);
   vSmem = sharedView(spec.vOffset(), {spec.tiles.kv, rowElems}, elem);
-  qSmem = sharedView(spec.qOffset(), {spec.tiles.q, rowElems}, elem);
-  doSmem = sharedView(spec.doOffset(), {spec.tiles.q, rowElems}, elem);
+  int64_t stages = spec.queryStages;
+  qSmem = sharedView(spec.qOffset(), {stages, spec.tiles.q, rowElems}, elem);
+  doSmem = sharedView(spec.doOffset(), {stages, spec.tiles.q, rowElems}, elem);
   dsSmem = sharedView(spec.dsOffset(), {spec.tiles.q, spec.dsRowElems()},
                       elem);
-  lseSmem = sharedView(spec.lseOffset(), {spec.tiles.q}, f32Type);
-  deltaSmem = sharedView(spec.deltaOffset(), {spec.tiles.q}, f32Type);
+  lseSmem = sharedView(spec.lseOffset(), {stages, spec.tiles.q}, f32Type);
+  deltaSmem = sharedView(spec.deltaOffset(), {stages, spec.tiles.q}, f32Type);
 }
 
 QueryHeadBases MainKernelBuilder::emitQueryHeadBases(Value head) {
@@ -144,24 +145,67 @@ QueryHeadBases MainKernelBuilder::emitQueryHeadBases(Value head) {
   return bases;
 }
 
-void MainKernelBuilder::loadRowStats(Value q0, const QueryHeadBases &bases) {
+QueryVisit MainKernelBuilder::emitVisit(Value n, Value count,
+                                        const BackwardBounds &bounds) {
+  QueryVisit visit;
+  Value headInGroup = divu(n, count);
+  Value i = remu(n, count);
+  visit.bases = emitQueryHeadBases(add(mul(kvHead, group), headInGroup));
+  visit.t = descending(i, bounds.qBegin, bounds.qEnd);
+  visit.q0 = mul(visit.t, idx(spec.tiles.q));
+  return visit;
+}
+
+PendingRowStats MainKernelBuilder::emitFetch(const QueryVisit &visit,
+                                             Value stage, Value enabled) {
+  copyTileAsync(args["q"], visit.bases.q, qStrideS, visit.q0, seqQ, qSmem,
+                spec.tiles.q, stage, enabled);
+  copyTileAsync(args["do"], visit.bases.dO, doStrideS, visit.q0, seqQ, doSmem,
+                spec.tiles.q, stage, enabled);
+  // Thread r of a round fetches row r of it; the loads stay in flight until
+  // storeRowStats (a disabled fetch names a valid row and is never read).
+  PendingRowStats stats;
+  Type f32Type = b.getF32Type();
   for (int64_t r0 = 0; r0 < spec.tiles.q; r0 += spec.threads()) {
     Value r = add(tid, idx(r0));
     Value live = cmp(arith::CmpIPredicate::ult, r, idx(spec.tiles.q));
-    scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
-      Value row = add(q0, r);
+    auto ifOp = scf::IfOp::create(
+        b, TypeRange{f32Type, f32Type}, live, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value row = add(visit.q0, r);
       Value inBounds = cmp(arith::CmpIPredicate::ult, row, seqQ);
       auto [lse2, rowDelta] =
-          loadRowStat(bases.lse, bases.rowStats, row, inBounds);
-      memref::StoreOp::create(b, lse2, lseSmem, ValueRange{r});
-      memref::StoreOp::create(b, rowDelta, deltaSmem, ValueRange{r});
+          loadRowStat(visit.bases.lse, visit.bases.rowStats, row, inBounds);
+      scf::YieldOp::create(b, ValueRange{lse2, rowDelta});
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      Value zero = f32(0.0);
+      scf::YieldOp::create(b, ValueRange{zero, zero});
+    }
+    stats.lse2.push_back(ifOp.getResult(0));
+    stats.delta.push_back(ifOp.getResult(1));
+  }
+  return stats;
+}
+
+void MainKernelBuilder::storeRowStats(const PendingRowStats &stats,
+                                      Value stage) {
+  for (auto [round, lse2] : llvm::enumerate(stats.lse2)) {
+    Value r = add(tid, idx(int64_t(round) * spec.threads()));
+    Value live = cmp(arith::CmpIPredicate::ult, r, idx(spec.tiles.q));
+    scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
+      memref::StoreOp::create(b, lse2, lseSmem, ValueRange{stage, r});
+      memref::StoreOp::create(b, stats.delta[round], deltaSmem,
+                              ValueRange{stage, r});
       scf::YieldOp::create(b);
     });
   }
 }
 
 SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
-                                                     Value rows) {
+                                                     Value rows,
+                                                     Value stage) {
   Value warpRow0 = mul(warp, idx(sm80::kMmaM));
   SmallVector<Value> aFrags;
   for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk)
@@ -172,7 +216,7 @@ SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
     for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk) {
       Value col0 = idx(kk * sm80::kMmaK);
       Value row0 = idx(j * sm80::kMmaN);
-      c = mma(aFrags[kk], loadB(rows, row0, col0), c);
+      c = mma(aFrags[kk], loadB(rows, row0, col0, stage), c);
     }
     products.push_back(c);
   }
@@ -196,10 +240,10 @@ SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
       });
 }
 
-Value MainKernelBuilder::statsPair(Value smem, int64_t j) {
+Value MainKernelBuilder::statsPair(Value smem, Value stage, int64_t j) {
   auto pairF32 = VectorType::get({2}, b.getF32Type());
   Value qPair = add(idx(j * sm80::kMmaN), fragCol);
-  return vector::LoadOp::create(b, pairF32, smem, ValueRange{qPair});
+  return vector::LoadOp::create(b, pairF32, smem, ValueRange{stage, qPair});
 }
 
 /// With a cap c the forward's scores were S' = c tanh(scale S / c), so
@@ -210,11 +254,12 @@ Value MainKernelBuilder::statsPair(Value smem, int64_t j) {
 /// (docs/Semantics.md §7): dP^T is replaced by (dP^T - Delta)(1 - tanh^2)
 /// here, while tanh is at hand, so that dS^T = P^T * dP^T below.
 void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
-                                                     SmallVectorImpl<Value> &dP) {
+                                                     SmallVectorImpl<Value> &dP,
+                                                     Value stage) {
   ProbabilityConstants constants = getProbabilityConstants();
   for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
-    Value lsePair = statsPair(lseSmem, j);
-    Value deltaPair = statsPair(deltaSmem, j);
+    Value lsePair = statsPair(lseSmem, stage, j);
+    Value deltaPair = statsPair(deltaSmem, stage, j);
     for (int64_t e = 0; e < 2; ++e) {
       Value negLse2 = arith::NegFOp::create(
           b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
@@ -242,32 +287,23 @@ MainKernelBuilder::passColumnBlocks(int64_t pass) const {
   return {begin, std::min(blocks, begin + spec.passBlocks())};
 }
 
-void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
-                                          const QueryHeadBases &bases,
+void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
+                                          Value stage, Value edge,
                                           GradAccumulators &acc,
                                           int64_t pass) {
-  // Every warp is done with the previous tile's Q, dO, dS and row stats.
-  gpu::BarrierOp::create(b);
-  Value q0 = mul(t, idx(spec.tiles.q));
-  copyTileAsync(args["q"], bases.q, qStrideS, q0, seqQ, qSmem, spec.tiles.q);
-  Value copies = copyTileAsync(args["do"], bases.dO, doStrideS, q0, seqQ,
-                              doSmem, spec.tiles.q);
-  loadRowStats(q0, bases);
-  waitAll(copies);
-  gpu::BarrierOp::create(b);
-
-  SmallVector<Value> s = keyRowProducts(kSmem, qSmem);
-  SmallVector<Value> dP = keyRowProducts(vSmem, doSmem);
+  Value q0 = visit.q0;
+  SmallVector<Value> s = keyRowProducts(kSmem, qSmem, stage);
+  SmallVector<Value> dP = keyRowProducts(vSmem, doSmem, stage);
 
   // P^T = exp2(S^T * scale * log2(e) - LSE * log2(e)), one fma per cell,
   // with the row stats of this thread's two query columns (8-byte loads).
   SmallVector<Value> p(s);
   if (spec.softcap) {
-    recomputeCappedProbabilities(p, dP);
+    recomputeCappedProbabilities(p, dP, stage);
   } else {
     ProbabilityConstants constants = getProbabilityConstants();
     for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
-      Value lsePair = statsPair(lseSmem, j);
+      Value lsePair = statsPair(lseSmem, stage, j);
       for (int64_t e = 0; e < 2; ++e) {
         Value negLse2 = arith::NegFOp::create(
             b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
@@ -288,7 +324,7 @@ void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
   Value keyLocal0 = add(mul(warp, idx(sm80::kMmaM)), fragRow);
   SmallVector<Value> dS(dP);
   for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
-    Value deltaPair = statsPair(deltaSmem, j);
+    Value deltaPair = statsPair(deltaSmem, stage, j);
     for (int64_t e = 0; e < 2; ++e) {
       Value qInBlock = add(fragCol, idx(e));
       Value qLocal = add(idx(j * sm80::kMmaN), qInBlock);
@@ -321,8 +357,8 @@ void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
     for (int64_t dn = dnBegin; dn < dnEnd; ++dn) {
       Value row0 = idx(kq * sm80::kMmaK), col0 = idx(dn * sm80::kMmaN);
       Value &dV = acc.dV[dn - dnBegin], &dK = acc.dK[dn - dnBegin];
-      dV = mma(aP, loadBTransposed(doSmem, row0, col0), dV);
-      dK = mma(aS, loadBTransposed(qSmem, row0, col0), dK);
+      dV = mma(aP, loadBTransposed(doSmem, row0, col0, stage), dV);
+      dK = mma(aS, loadBTransposed(qSmem, row0, col0, stage), dK);
     }
   }
 
@@ -331,7 +367,7 @@ void MainKernelBuilder::emitQueryTileStep(Value t, Value edge,
   if (pass + 1 != spec.columnPasses() || spec.recomputesDq())
     return;
   gpu::BarrierOp::create(b);
-  emitDqUpdate(t, q0, bases);
+  emitDqUpdate(visit.t, q0, visit.bases);
 }
 
 void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc,
@@ -403,46 +439,92 @@ void MainKernelBuilder::build(gpu::GPUFuncOp func) {
   gpu::ReturnOp::create(b);
 }
 
+void MainKernelBuilder::emitColumnPass(Value count,
+                                       const BackwardBounds &bounds,
+                                       GradAccumulators &acc, int64_t pass) {
+  // The visits of every query head of the group, in one loop: the fetch of
+  // a head's first tile overlaps its predecessor's last.
+  Value steps = mul(group, count);
+  Value zero = idx(0), one = idx(1);
+  Value lastStep = sub(steps, one);
+  Value stages = idx(spec.queryStages);
+  bool prefetch = spec.queryStages != 1;
+  // Two stages: visit 0 is fetched before the loop (zero-filled when there
+  // is none).
+  if (prefetch) {
+    Value anySteps = cmp(arith::CmpIPredicate::ugt, steps, zero);
+    Value firstStep = select(anySteps, zero, lastStep);
+    storeRowStats(
+        emitFetch(emitVisit(firstStep, count, bounds), zero, anySteps), zero);
+  }
+  forLoop(b, zero, steps, acc, "sdpa.q_loop",
+          [&](Value n, GradAccumulators &stepAcc) {
+            QueryVisit visit = emitVisit(n, count, bounds);
+            Value stage = remu(n, stages);
+            // An edge visit: t outside [interior_begin, end). (One op per
+            // statement: the IR's order must not depend on the compiler's
+            // argument order.)
+            Value below =
+                cmp(arith::CmpIPredicate::ult, visit.t, bounds.interiorBegin);
+            Value above =
+                cmp(arith::CmpIPredicate::uge, visit.t, bounds.interiorEnd);
+            Value edge = arith::OrIOp::create(b, below, above);
+
+            if (!prefetch) {
+              // Every warp is done with the previous visit (its tiles, dS
+              // and dQ adds); this one's tiles come in.
+              gpu::BarrierOp::create(b);
+              storeRowStats(emitFetch(visit, stage, Value()), stage);
+              waitAll(copyGroup);
+              gpu::BarrierOp::create(b);
+              emitQueryTileStep(visit, stage, edge, stepAcc, pass);
+              return;
+            }
+            // This visit's tiles have landed, and every warp is done with
+            // the previous visit, whose stage the next one takes: its
+            // copies and row-stat loads are in flight while this one
+            // computes. After the last visit, the last one again, its
+            // fetch disabled: every coordinate stays in range.
+            waitAll(copyGroup);
+            gpu::BarrierOp::create(b);
+            Value next = add(n, one);
+            Value hasNext = cmp(arith::CmpIPredicate::ult, next, steps);
+            QueryVisit nextVisit =
+                emitVisit(select(hasNext, next, n), count, bounds);
+            Value nextStage = remu(next, stages);
+            PendingRowStats fetched = emitFetch(nextVisit, nextStage, hasNext);
+            emitQueryTileStep(visit, stage, edge, stepAcc, pass);
+            storeRowStats(fetched, nextStage);
+          });
+  // Every copy (the last, disabled fetch; K and V of an empty walk) lands
+  // before the next pass reuses a stage.
+  waitAll(copyGroup);
+}
+
 void MainKernelBuilder::emitProgram() {
   // K and V of the tile, once (zero past Skv).
   Value kBase = sliceBase("k", batch, kvFirst, kvHead);
   Value kStrideS = argIndex("k_stride_s");
-  copyTileAsync(args["k"], kBase, kStrideS, k0, seqKv, kSmem, spec.tiles.kv);
+  // (A wait counts groups: any token names them.)
+  copyGroup =
+      copyTileAsync(args["k"], kBase, kStrideS, k0, seqKv, kSmem, spec.tiles.kv);
   Value vBase = sliceBase("v", batch, kvFirst, kvHead);
   Value vStrideS = argIndex("v_stride_s");
-  Value kvGroup = copyTileAsync(args["v"], vBase, vStrideS, k0, seqKv, vSmem,
-                                spec.tiles.kv);
-  waitAll(kvGroup);
+  copyTileAsync(args["v"], vBase, vStrideS, k0, seqKv, vSmem, spec.tiles.kv);
 
   // The query tiles of key tile u: exactly [q_begin(u), q_end(u)), with the
   // unmasked interior [q_interior_begin(u), q_interior_end(u)) inside.
   BackwardBounds bounds =
       emitBackwardBounds(b, b.getLoc(), spec.schedule,
                          BoundsPolicy::BackwardKernel, kvTile, seqQ, seqKv);
+  Value count = sub(bounds.qEnd, bounds.qBegin);
   // One walk of the query tiles per column pass (one up to d = 128).
   for (int64_t pass = 0; pass < spec.columnPasses(); ++pass) {
     auto [dnBegin, dnEnd] = passColumnBlocks(pass);
     GradAccumulators acc;
     acc.dK.assign(dnEnd - dnBegin, zeroAccumulator());
     acc.dV = acc.dK;
-    forLoop(b, idx(0), group, acc, "sdpa.head_loop",
-            [&](Value j, GradAccumulators &headAcc) {
-              QueryHeadBases bases =
-                  emitQueryHeadBases(add(mul(kvHead, group), j));
-              forLoop(b, bounds.qBegin, bounds.qEnd, headAcc, "sdpa.q_loop",
-                      [&](Value i, GradAccumulators &stepAcc) {
-                        Value t = descending(i, bounds.qBegin, bounds.qEnd);
-                        // An edge visit: t outside [interior_begin, end).
-                        // (One op per statement: the IR's order must not
-                        // depend on the compiler's argument order.)
-                        Value below = cmp(arith::CmpIPredicate::ult, t,
-                                          bounds.interiorBegin);
-                        Value above = cmp(arith::CmpIPredicate::uge, t,
-                                          bounds.interiorEnd);
-                        Value edge = arith::OrIOp::create(b, below, above);
-                        emitQueryTileStep(t, edge, bases, stepAcc, pass);
-                      });
-            });
+    emitColumnPass(count, bounds, acc, pass);
     emitStoreGradients(acc, pass);
   }
 }

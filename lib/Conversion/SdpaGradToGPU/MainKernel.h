@@ -34,6 +34,19 @@ struct QueryHeadBases {
   Value counters; // of the relay counters' (batch, head) row
 };
 
+/// One visit of the walk: query tile `t` (first row q0) of a query head.
+struct QueryVisit {
+  QueryHeadBases bases;
+  Value t, q0;
+};
+
+/// LSE * log2(e) and Delta of the query rows this thread fetches (one per
+/// round of the block's threads over the tile's rows), on their way from
+/// global to shared memory.
+struct PendingRowStats {
+  SmallVector<Value> lse2, delta;
+};
+
 class MainKernelBuilder : public KernelBuilderBase {
 public:
   using KernelBuilderBase::KernelBuilderBase;
@@ -46,10 +59,23 @@ private:
   /// Everything after the setup: K and V, the loops, the dK and dV stores.
   void emitProgram();
   QueryHeadBases emitQueryHeadBases(Value head);
-  /// One visit of query tile `t` in column pass `pass`: loads Q, dO, LSE,
-  /// Delta; recomputes P (masked if `edge`, an i1); forms dS; accumulates
-  /// the pass's columns of dK, dV; in the last pass adds the dQ partial.
-  void emitQueryTileStep(Value t, Value edge, const QueryHeadBases &bases,
+  /// The visit of step `n` of the walk over (query head, query tile), the
+  /// heads of the group outer, each head's `count` tiles descending.
+  QueryVisit emitVisit(Value n, Value count, const BackwardBounds &bounds);
+  /// Issues the copies of `visit`'s Q and dO into `stage` and loads its row
+  /// stats into registers (all zero-filled or unused unless `enabled`).
+  PendingRowStats emitFetch(const QueryVisit &visit, Value stage,
+                            Value enabled);
+  /// Stores fetched row stats into `stage` of the LSE and Delta buffers.
+  void storeRowStats(const PendingRowStats &stats, Value stage);
+  /// The walk of one column pass: every visit, its next visit's tiles
+  /// fetched while it computes (queryStages = 2) or after it (1).
+  void emitColumnPass(Value count, const BackwardBounds &bounds,
+                      GradAccumulators &acc, int64_t pass);
+  /// One visit in column pass `pass`, its Q, dO and row stats in `stage`:
+  /// recomputes P (masked if `edge`, an i1); forms dS; accumulates the
+  /// pass's columns of dK, dV; in the last pass adds the dQ partial.
+  void emitQueryTileStep(const QueryVisit &visit, Value stage, Value edge,
                          GradAccumulators &acc, int64_t pass);
   /// The 8-column blocks [begin, end) of the mma width that column pass
   /// `pass` forms.
@@ -59,17 +85,17 @@ private:
   SmallVector<Value> emitBandMask(ArrayRef<Value> p, Value q0, Value edge);
   /// The query tile of step `i` of a loop over [lo, hi) walked from the top.
   Value descending(Value i, Value lo, Value hi);
-  void loadRowStats(Value q0, const QueryHeadBases &bases);
   /// Row stats of the two query columns of this thread in 8-query block `j`
-  /// (an 8-byte load of LSE or Delta from shared memory).
-  Value statsPair(Value smem, int64_t j);
+  /// of `stage` (an 8-byte load of LSE or Delta from shared memory).
+  Value statsPair(Value smem, Value stage, int64_t j);
   /// P^T from the capped scores (S^T in `p` on entry) and, in place of
   /// dP^T, (dP^T - Delta) times the cap's derivative.
   void recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
-                                    SmallVectorImpl<Value> &dP);
+                                    SmallVectorImpl<Value> &dP, Value stage);
   /// K^T-side products: per 8-query block, S^T (or dP^T) of the warp's 16
-  /// keys against the 8 queries of `rows` (Q or dO in shared memory).
-  SmallVector<Value> keyRowProducts(Value keyRows, Value rows);
+  /// keys against the 8 queries of `rows` (Q or dO in shared memory, at
+  /// `stage`).
+  SmallVector<Value> keyRowProducts(Value keyRows, Value rows, Value stage);
   /// Stores the columns of pass `pass` of dK * scale and dV.
   void emitStoreGradients(const GradAccumulators &acc, int64_t pass);
 
@@ -94,6 +120,8 @@ private:
   Value kSmem, vSmem, qSmem, doSmem, dsSmem, lseSmem, deltaSmem;
   // Strides (index).
   Value qStrideS, doStrideS;
+  // The first copy group (K): every wait names it.
+  Value copyGroup;
 };
 
 } // namespace mlir::sdpa::detail
