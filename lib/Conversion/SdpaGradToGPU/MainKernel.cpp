@@ -151,7 +151,7 @@ QueryVisit MainKernelBuilder::emitVisit(Value n, Value count,
   Value headInGroup = divu(n, count);
   Value i = remu(n, count);
   visit.bases = emitQueryHeadBases(add(mul(kvHead, group), headInGroup));
-  visit.t = descending(i, bounds.qBegin, bounds.qEnd);
+  visit.t = descending(i, bounds.qEnd);
   visit.q0 = mul(visit.t, idx(spec.tiles.q));
   return visit;
 }
@@ -411,14 +411,14 @@ void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc,
   }
 }
 
-/// The query tile of step `i` of [lo, hi) walked from the top: lo + hi - 1 - i.
-Value MainKernelBuilder::descending(Value i, Value lo, Value hi) {
+/// The query tile of step `i` (0, 1, ...) of a walk down from `end`:
+/// end - 1 - i.
+Value MainKernelBuilder::descending(Value i, Value end) {
   MLIRContext *ctx = b.getContext();
   AffineExpr step = getAffineDimExpr(0, ctx);
-  AffineExpr begin = getAffineSymbolExpr(0, ctx);
-  AffineExpr end = getAffineSymbolExpr(1, ctx);
-  auto map = AffineMap::get(1, 2, begin + end - step - 1);
-  return affine::AffineApplyOp::create(b, map, ValueRange{i, lo, hi});
+  AffineExpr top = getAffineSymbolExpr(0, ctx);
+  auto map = AffineMap::get(1, 1, top - step - 1);
+  return affine::AffineApplyOp::create(b, map, ValueRange{i, end});
 }
 
 void MainKernelBuilder::build(gpu::GPUFuncOp func) {
@@ -452,6 +452,10 @@ void MainKernelBuilder::emitColumnPass(Value count,
   // Two stages: visit 0 is fetched before the loop (zero-filled when there
   // is none).
   if (prefetch) {
+    // Every warp is done with the previous pass's last visit, whose stage
+    // may be 0.
+    if (pass != 0)
+      gpu::BarrierOp::create(b);
     Value anySteps = cmp(arith::CmpIPredicate::ugt, steps, zero);
     Value firstStep = select(anySteps, zero, lastStep);
     storeRowStats(

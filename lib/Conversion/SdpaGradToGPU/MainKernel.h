@@ -83,8 +83,9 @@ private:
   /// P^T (one fragment per 8 queries) with the cells outside the band zeroed
   /// when `edge` holds; an interior visit branches around the mask.
   SmallVector<Value> emitBandMask(ArrayRef<Value> p, Value q0, Value edge);
-  /// The query tile of step `i` of a loop over [lo, hi) walked from the top.
-  Value descending(Value i, Value lo, Value hi);
+  /// The query tile of step `i` (0, 1, ...) of a walk down from `end`:
+  /// end - 1 - i.
+  Value descending(Value i, Value end);
   /// Row stats of the two query columns of this thread in 8-query block `j`
   /// of `stage` (an 8-byte load of LSE or Delta from shared memory).
   Value statsPair(Value smem, Value stage, int64_t j);
