@@ -118,11 +118,16 @@ struct BackwardKernelSpec {
   /// Stages of the tiles a kernel streams through shared memory: bwd_main's
   /// query tiles (Q, dO and their row stats) and bwd_dq's key tiles (K and
   /// V). With 2 the copies of the next tile are in flight while the current
-  /// one computes; getBackwardKernelSpec picks 2 where the kernel's shared
-  /// memory allows it, else 1 (no prefetch).
-  /// bwd_dq prefetches up to kMaxPrefetchRecomputeHeadDim: at mma width
-  /// 128 its dQ and a chunk's S and dP take 128 registers a thread, and
-  /// with the prefetch's addresses ptxas 13.0 spilled 4 bytes (tile_kv 128).
+  /// one computes; with 1 a visit waits for its own (no prefetch).
+  /// getBackwardKernelSpec picks 2 where shared memory allows and:
+  /// * bwd_main: up to one column pass (mma width <= kSinglePassHeadDim).
+  ///   With column passes the second stage cost gemma-2's d 256 backward
+  ///   48% (H200: 230 registers instead of 168, and 140 KB of shared
+  ///   memory, one block per SM); at d 128 it gained 4%, at d 64 2%
+  ///   (bench/RESULTS.md).
+  /// * bwd_dq: up to kMaxPrefetchRecomputeHeadDim: at mma width 128 its dQ
+  ///   and a chunk's S and dP take 128 registers a thread, and with the
+  ///   prefetch's addresses ptxas 13.0 spilled 4 bytes (tile_kv 128).
   static constexpr int64_t kMaxStages = 2;
   static constexpr int64_t kMaxPrefetchRecomputeHeadDim = 96;
   int64_t queryStages = 1;
@@ -186,21 +191,9 @@ StringRef getBackwardRoleName(BackwardRole role);
 StringRef getBackwardKernelName(BackwardRole role);
 sdpa_schema::KernelRole getBackwardSchemaRole(BackwardRole role);
 
-/// Threads per block and dynamic shared bytes of a backward kernel, and the
-/// blocks per SM it asks ptxas to allow for (`nvvm.minctasm`, PTX
-/// .minnctapersm; 0: ptxas's own choice).
-///
-/// At mma width <= 64, bwd_main asks for as many blocks as a budget of
-/// kMainRegistersSmallHeadDim = 168 registers a thread allows (3 of 128
-/// threads) and bwd_dq for kDqRegistersSmallHeadDim = 128 (4): left to
-/// itself ptxas 13.0 gave them 177 and 140 (2 and 3 blocks at d 64), and
-/// both fit the budget without a spill; bwd_dq with a softcap does not (48
-/// bytes) and keeps ptxas's choice.
+/// Threads per block and dynamic shared bytes of a backward kernel.
 struct BackwardKernelShape {
   int64_t threads, sharedBytes;
-  int64_t minBlocksPerSm = 0;
-  static constexpr int64_t kMainRegistersSmallHeadDim = 168;
-  static constexpr int64_t kDqRegistersSmallHeadDim = 128;
 };
 BackwardKernelShape getBackwardKernelShape(const BackwardKernelSpec &spec,
                                            BackwardRole role);

@@ -10,7 +10,6 @@
 
 #include "BackwardKernel.h"
 #include "SdpaDialect/Conversion/KernelSchema.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -28,12 +27,9 @@ static gpu::GPUFuncOp buildKernel(OpBuilder &builder, Location loc,
                                      FunctionType::get(ctx, types, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
-  BackwardKernelShape shape = getBackwardKernelShape(spec, role);
+  int64_t threads = getBackwardKernelShape(spec, role).threads;
   func.setKnownBlockSizeAttr(
-      builder.getDenseI32ArrayAttr({int32_t(shape.threads), 1, 1}));
-  if (shape.minBlocksPerSm)
-    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  builder.getI32IntegerAttr(int32_t(shape.minBlocksPerSm)));
+      builder.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
   OpBuilder::InsertionGuard guard(builder);
   ImplicitLocOpBuilder b(loc, builder);
   b.setInsertionPointToStart(&func.getBody().front());

@@ -47,8 +47,10 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (tiles.q % sm80::kMmaM != 0 || tiles.q > tiles.kv)
     return op.emitOpError(
         "expected schedule tile_q to be a multiple of 16 and at most tile_kv");
-  // Each kernel double-buffers its streamed tiles where they fit.
-  spec.queryStages = BackwardKernelSpec::kMaxStages;
+  // Each kernel double-buffers its streamed tiles where that was measured
+  // to pay and they fit (BackwardKernelSpec::queryStages).
+  if (spec.mmaHeadDim <= BackwardKernelSpec::kSinglePassHeadDim)
+    spec.queryStages = BackwardKernelSpec::kMaxStages;
   if (spec.sharedBytes() > sm80::kMaxSharedBytes)
     spec.queryStages = 1;
   if (spec.sharedBytes() > sm80::kMaxSharedBytes)
@@ -115,24 +117,11 @@ mlir::sdpa::getBackwardRoles(const BackwardKernelSpec &spec) {
 BackwardKernelShape
 mlir::sdpa::getBackwardKernelShape(const BackwardKernelSpec &spec,
                                    BackwardRole role) {
-  // Blocks per SM within `registers` a thread, asked for at mma width <= 64
-  // where that is more than one.
-  auto blocksWithin = [&](int64_t threads, int64_t registers) -> int64_t {
-    int64_t blocks = sm80::kRegistersPerSm / (threads * registers);
-    return spec.mmaHeadDim <= 64 && blocks > 1 ? blocks : 0;
-  };
   switch (role) {
   case BackwardRole::Main:
-    return {spec.threads(), spec.sharedBytes(),
-            blocksWithin(spec.threads(),
-                         BackwardKernelShape::kMainRegistersSmallHeadDim)};
+    return {spec.threads(), spec.sharedBytes()};
   case BackwardRole::Dq:
-    // (With a cap, tanh and its slope do not fit the budget.)
-    return {spec.dqThreads(), spec.dqSharedBytes(),
-            spec.softcap ? 0
-                         : blocksWithin(
-                               spec.dqThreads(),
-                               BackwardKernelShape::kDqRegistersSmallHeadDim)};
+    return {spec.dqThreads(), spec.dqSharedBytes()};
   case BackwardRole::Preprocess:
   case BackwardRole::DqConvert:
     return {spec.rowThreads(), 0};
