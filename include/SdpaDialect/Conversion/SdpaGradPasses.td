@@ -21,8 +21,14 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     * `sdpa_bwd_main`, grid `(ceil(Skv / Tk), Hkv, B)`, `Tk / 16` warps:
       key tile `u = blockIdx.x` walks, for each query head of its kv head in
       ascending order, exactly the query tiles `[q_begin(u), q_end(u))`
-      in descending order (`affine.max`/`affine.min` of the schedule's maps), and per
-      tile recomputes `P = exp2(scale * log2(e) * S - log2(e) * LSE)` (0
+      in descending order (`affine.max`/`affine.min` of the schedule's maps):
+      one loop over `n` in `[0, G * (q_end - q_begin))` (`G` query heads a kv
+      head), visiting query head `n floordiv (q_end - q_begin)` at tile
+      `q_end - 1 - n mod (q_end - q_begin)`. Up to one column pass, Q, dO,
+      LSE and delta have two shared stages, and the next visit's are
+      fetched (cp.async; row stats held in registers) while the current one
+      computes; else each visit fetches its own. Per
+      tile it recomputes `P = exp2(scale * log2(e) * S - log2(e) * LSE)` (0
       outside the band and for LSE = -inf), `dS = P * (dP - delta)`,
       accumulates `dV += P^T dO` and `dK += dS^T Q` in registers
       (m16n8k16, f32: `nvgpu.mma.sync` for f16, `nvvm.mma.sync` for bf16)
@@ -52,7 +58,9 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     16 query rows, Tq * 32 / 16 threads): query tile `t = blockIdx.x` keeps
     Q and dO in shared memory and walks exactly the key tiles
     `[kv_begin(t), kv_end(t))` of the forward's schedule in ascending
-    order, per key tile (in chunks of 64 keys) recomputing
+    order (up to head_dim 96 with K and V in two shared stages, the next
+    tile's fetched while the current one computes), per key tile (in
+    chunks of 64 keys) recomputing
     `P = exp2(scale * log2(e) * S - log2(e) * LSE)` and
     `dS = P * (dP - delta)` (the cap's derivative with a softcap) and adding
     `dS K` into a register dQ, edge visits masked, interior visits

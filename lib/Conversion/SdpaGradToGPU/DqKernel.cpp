@@ -14,7 +14,8 @@
 //        S / c) in P and dS times 1 - tanh^2, docs/Semantics.md §7)
 //   dQ += dS K                            (registers, f32)
 //
-// and stores dQ * scale once. There are no atomics and no workspace, and
+// and stores dQ * scale once. With two key stages (keyStages) the next key
+// tile's K and V are fetched while the current one computes. There are no atomics and no workspace, and
 // the sum over key tiles runs in one order: dQ is bitwise repeatable. The
 // interior split is bwd_main's: visits of [kv_interior_begin(t),
 // kv_interior_end(t)) (every row of the tile sees every key of the tile)

@@ -15,6 +15,12 @@
 //
 // and stores dK * scale and dV once (zero when the range is empty).
 //
+// The walk is one loop over the visits n = 0, 1, ... of every query head
+// (head n / count, tile q_end - 1 - n mod count, count = q_end - q_begin).
+// With two query stages (BackwardKernelSpec::queryStages) the next visit's
+// Q and dO copies and row-stat loads are issued right after the barrier
+// that ends the previous visit, and land while this one computes.
+//
 // Interior split: the visits of [q_interior_begin(u), q_interior_end(u))
 // need no mask (every row sees every key of the full key tile; rows past Sq
 // get P = 0 from their row stats), so the per-cell mask sits in a branch that
