@@ -19,19 +19,24 @@
 // CHECK-DAG: arith.extf %[[DO]] : vector<8xbf16> to vector<8xf32>
 // CHECK: vector.reduction <add>
 
-/// Main kernel: bf16 shared tiles and ldmatrix fragments; dS * scale goes to
-/// shared memory as bf16 (the dQ product's A operand); P and dS become the A
-/// fragments of dV and dK through f32 -> bf16 truncation; dK and dV are
-/// stored as bf16 pairs.
+/// Main kernel: bf16 shared tiles and ldmatrix fragments (K, V [64][72];
+/// Q, dO in two stages, [2][64][72]: the next visit's are copied while this
+/// one computes); dS * scale goes to shared memory as bf16 (the dQ
+/// product's A operand); P and dS become the A fragments of dV and dK
+/// through f32 -> bf16 truncation; dK and dV are stored as bf16 pairs.
 // CHECK-LABEL: gpu.func @sdpa_bwd_main
 // CHECK-SAME: memref<{{[0-9]+}}xbf16>
+// CHECK: nvgpu.device_async_copy {{.*}} : memref<{{[0-9]+}}xbf16> to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_copy {{.*}} : memref<{{[0-9]+}}xbf16> to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.ldmatrix {{.*}} : memref<64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: nvgpu.ldmatrix {{.*}} : memref<2x64x72xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
 // CHECK: %[[DS:.*]] = arith.truncf %{{.*}} : f32 to bf16
 // CHECK-NEXT: memref.store %[[DS]], %{{.*}} : memref<64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: %[[PLO:.*]] = arith.truncf %{{.*}} : vector<2x2xf32> to vector<2x2xbf16>
 // CHECK-NEXT: %[[PHI:.*]] = arith.truncf %{{.*}} : vector<2x2xf32> to vector<2x2xbf16>
 // CHECK-NEXT: vector.shuffle %[[PLO]], %[[PHI]] [0, 1, 2, 3] : vector<2x2xbf16>, vector<2x2xbf16>
-// CHECK: } {sdpa.head_loop}
+// CHECK: } {sdpa.q_loop}
 // CHECK: %[[DK:.*]] = arith.truncf %{{.*}} : vector<2xf32> to vector<2xbf16>
 // CHECK-NEXT: vector.store %[[DK]], %{{.*}} : memref<{{[0-9]+}}xbf16>, vector<2xbf16>
 // CHECK: %[[DV:.*]] = arith.truncf %{{.*}} : vector<2xf32> to vector<2xbf16>

@@ -7,8 +7,12 @@
 /// (L = 127, R = 0), top-left, d 64, dynamic lengths, tiles 64 x 64 (the
 /// default tile rule's narrow pick). The kernels: bwd_preprocess (Delta
 /// only: no dq_accum to zero), bwd_main (dK, dV only) and bwd_dq, one
-/// program per query tile, 4 warps of 16 rows, Q, dO, K, V tiles of
-/// 64 x (64 + 8) f16 in shared memory: 4 * 64 * 72 * 2 = 36864 bytes.
+/// program per query tile, 4 warps of 16 rows, Q, dO tiles of 64 x (64 + 8)
+/// f16 in shared memory (9216 bytes each) and K, V tiles in 2 stages (mma
+/// width 64 <= 96, and it fits): 2 * 9216 + 2 * 2 * 9216 = 55296 bytes.
+/// bwd_main keeps its layout (2 stages of Q, dO and the row stats; the dS
+/// tile, unused here, is still laid out):
+/// 2 * 9216 + 2 * 2 * 9216 + 64 * 72 * 2 + 2 * 2 * 64 * 4 = 65536 bytes.
 /// Its key tiles are the forward range of query tile t, by hand
 /// (docs/Semantics.md §3): rows [64t, 64t + 63] see keys [q - 127, q], so
 ///   kv_begin(t) = max(0, floor((64t - 127) / 64)) = max(0, t - 2)
@@ -22,8 +26,8 @@
 // CHECK-DAG: #[[KVIB:.*]] = affine_map<(d0)[s0, s1] -> (0, d0 - 1)>
 // CHECK-DAG: #[[KVIE:.*]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 64, d0)>
 // CHECK: sdpa.artifacts = {sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 0\0Akernel sdpa_bwd_preprocess bwd_preprocess\0Ablock 128 1 1\0Ashared_bytes 0\0Agrid q_tiles heads_q batch\0Aparam o ptr\0Aparam do ptr\0Aparam delta ptr\0Aparam seq_q i32
-// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 46592\0Agrid kv_tiles heads_kv batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dk ptr\0Aparam dv ptr\0Aparam seq_q i32
-// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 36864\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam seq_q i32\0Aparam seq_kv i32\0Aparam heads_q i32\0Aparam heads_kv i32
+// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 65536\0Agrid kv_tiles heads_kv batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dk ptr\0Aparam dv ptr\0Aparam seq_q i32
+// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 55296\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam seq_q i32\0Aparam seq_kv i32\0Aparam heads_q i32\0Aparam heads_kv i32
 /// The host program allocates dQ, dK, dV and delta (one f32 workspace) and
 /// launches the three kernels in order.
 // CHECK-LABEL: func.func @window
@@ -34,18 +38,54 @@
 // CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_main
 // CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in (%{{.+}}, %{{.+}}, %{{.+}}) dynamic_shared_memory_size %{{.+}}
 // CHECK: gpu.dealloc %[[DELTA]]
+/// bwd_dq: Q [64][72] at 0, dO [64][72] at 9216, K [2][64][72] at 18432,
+/// V [2][64][72] at 18432 + 2 * 9216 = 36864.
 // CHECK: gpu.func @sdpa_bwd_dq(
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK: %[[T:.+]] = gpu.block_id x
-// CHECK: affine.max #[[KVB]](%[[T]])
-// CHECK: affine.min #[[KVE]](%[[T]])
+// CHECK: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view %{{.*}}[%c9216{{(_[0-9]+)?}}][] : {{.*}} to memref<64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[KS:.*]] = memref.view %{{.*}}[%c18432{{(_[0-9]+)?}}][] : {{.*}} to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[VS:.*]] = memref.view %{{.*}}[%c36864{{(_[0-9]+)?}}][] : {{.*}} to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+/// Q and dO once (their group names every wait: a wait counts groups).
+// CHECK: %[[QGROUP:.*]] = nvgpu.device_async_create_group
+// CHECK: %[[KVBEGIN:.*]] = affine.max #[[KVB]](%[[T]])
+// CHECK: %[[KVEND:.*]] = affine.min #[[KVE]](%[[T]])
 // CHECK: affine.max #[[KVIB]](%[[T]])
 // CHECK: affine.min #[[KVIE]](%[[T]])
-// CHECK: scf.for
+/// Before the loop, key tile kv_begin's K and V go to stage kv_begin mod 2,
+/// every copy zero-filling when the key range is empty.
+// CHECK: %[[ANY:.*]] = arith.cmpi ult, %[[KVBEGIN]], %[[KVEND]] : index
+// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[FSTAGE:.*]] = arith.remui %[[KVBEGIN]], %[[TWO]] : index
+// CHECK: arith.andi %{{.*}}, %[[ANY]] : i1
+// CHECK: nvgpu.device_async_copy %arg1[%{{.*}}], %[[KS]][%[[FSTAGE]], %{{.*}}, %{{.*}}]
+// CHECK: nvgpu.device_async_copy %arg2[%{{.*}}], %[[VS]][%[[FSTAGE]], %{{.*}}, %{{.*}}]
+// CHECK-NOT: gpu.barrier
+/// Per key tile u: wait for its copies, barrier (every warp is also done
+/// with tile u - 1, whose stage (u + 1) mod 2 tile u + 1 then takes), fetch
+/// tile u + 1 (disabled past kv_end), compute from stage u mod 2.
+// CHECK: scf.for %[[U:.*]] = %[[KVBEGIN]] to %[[KVEND]] step
+// CHECK: %[[STAGE:.*]] = arith.remui %[[U]], %{{.*}} : index
+// CHECK: %[[NEXT:.*]] = arith.addi %[[U]], %{{.*}} : index
+// CHECK-NEXT: %[[HASNEXT:.*]] = arith.cmpi ult, %[[NEXT]], %[[KVEND]] : index
+// CHECK-NEXT: nvgpu.device_async_wait %[[QGROUP]] {numGroups = 0 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: %[[NSTAGE:.*]] = arith.remui %[[NEXT]], %{{.*}} : index
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: arith.andi %{{.*}}, %[[HASNEXT]] : i1
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: nvgpu.device_async_copy %arg1[%{{.*}}], %[[KS]][%[[NSTAGE]], %{{.*}}, %{{.*}}]
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: nvgpu.device_async_copy %arg2[%{{.*}}], %[[VS]][%[[NSTAGE]], %{{.*}}, %{{.*}}]
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: nvgpu.ldmatrix %[[KS]][%[[STAGE]], %{{.*}}, %{{.*}}]
 // CHECK: nvgpu.mma.sync
 // CHECK: } {sdpa.band_mask}
 // CHECK: nvgpu.mma.sync
 // CHECK: } {sdpa.kv_loop}
+/// The last, disabled fetch lands before dQ is stored.
+// CHECK-NEXT: nvgpu.device_async_wait %[[QGROUP]] {numGroups = 0 : i32}
 // CHECK: vector.store
 // CHECK: gpu.return
 // NOACC-LABEL: func.func @window
@@ -78,7 +118,7 @@ func.func @deterministic(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> t
 
 /// With sinks, bwd_dq also takes the dsink partials (bwd_preprocess writes
 /// them) and stores grad_sinks in its program (0, h, 0).
-// CHECK: sdpa_bwd_0 = "{{.*}}kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 36864\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam dsink_partials ptr\0Aparam grad_sinks ptr\0Aparam seq_q i32
+// CHECK: sdpa_bwd_0 = "{{.*}}kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 55296\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam dsink_partials ptr\0Aparam grad_sinks ptr\0Aparam seq_q i32
 // CHECK: func.func @sinks
 // NOACC-LABEL: func.func @sinks
 func.func @sinks(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>, %s: tensor<2xf32>) -> tensor<2xf32> {

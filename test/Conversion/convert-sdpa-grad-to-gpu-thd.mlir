@@ -16,13 +16,21 @@
 /// The grid spans the longest sequence: a key tile at or past Skv_i returns
 /// before any write; an in-range tile stores dK, dV (zero if it visits
 /// nothing). Relay counters are (i, q head, q tile of the longest: seq_q).
+/// The walk: one loop over (query head, query tile), step n visiting query
+/// head kv_head * group + n / count and query tile t = q_end - 1 - n mod count
+/// (count = q_end - q_begin).
+///
+/// bwd_main's shared memory, by hand: 64-row K, V tiles of 64 * (64 + 8) * 2
+/// = 9216 bytes, Q and dO in 2 stages of 32 * 72 * 2 = 4608, dS 32 * 72 * 2 =
+/// 4608, LSE and Delta 2 stages of 32 f32:
+/// 2 * 9216 + 2 * 2 * 4608 + 4608 + 2 * 2 * 32 * 4 = 41984 bytes.
 // CHECK-DAG: #[[QB:.*]] = affine_map<(d0)[s0, s1] -> (0, d0 * 2 + (s0 - s1) floordiv 32)>
 // CHECK-DAG: #[[QE:.*]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 32, (d0 * 64 + s0 - s1 + 190) floordiv 32 + 1)>
-// CHECK-DAG: #[[DOWN:.*]] = affine_map<(d0)[s0, s1] -> (-d0 + s0 + s1 - 1)>
+// CHECK-DAG: #[[DOWN:.*]] = affine_map<(d0)[s0] -> (-d0 + s0 - 1)>
 // CHECK-DAG: #[[TURN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0, d0 - (d1 * 32 - s0 + s1 - 127) floordiv 64)>
 // CHECK: sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype bf16\0Ahead_dim 64\0Atile_q 32\0Atile_kv 64\0Aband 127 0 bottom_right\0Ascale 0.125\0Avarlen 1\0Adeterministic 1
 // CHECK-SAME: kernel sdpa_bwd_preprocess bwd_preprocess\0Ablock 128 1 1\0Ashared_bytes 0\0Agrid q_tiles heads_q batch\0Aparam o ptr\0Aparam do ptr\0Aparam delta ptr\0Aparam dq_accum ptr\0Aparam relay_counters ptr\0Aparam cu_seqlens_q ptr\0Aparam seq_q i32\0Aparam heads_q i32\0Aparam batch i32\0A
-// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes {{[0-9]+}}\0Agrid kv_tiles heads_kv batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq_accum ptr\0Aparam dk ptr\0Aparam dv ptr\0Aparam relay_counters ptr\0Aparam cu_seqlens_q ptr\0Aparam cu_seqlens_kv ptr\0Aparam seq_q i32\0Aparam seq_kv i32\0Aparam heads_q i32\0Aparam heads_kv i32\0Aparam batch i32\0A
+// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 41984\0Agrid kv_tiles heads_kv batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq_accum ptr\0Aparam dk ptr\0Aparam dv ptr\0Aparam relay_counters ptr\0Aparam cu_seqlens_q ptr\0Aparam cu_seqlens_kv ptr\0Aparam seq_q i32\0Aparam seq_kv i32\0Aparam heads_q i32\0Aparam heads_kv i32\0Aparam batch i32\0A
 // CHECK-SAME: kernel sdpa_bwd_dq_convert bwd_dq_convert\0Ablock 128 1 1\0Ashared_bytes 0\0Agrid q_tiles heads_q batch\0Aparam dq_accum ptr\0Aparam dq ptr\0Aparam cu_seqlens_q ptr\0Aparam seq_q i32\0Aparam heads_q i32\0Aparam batch i32\0A
 
 /// Preprocess (%arg5 = cu_seqlens_q, %arg8 = batch): rows of sequence i are
@@ -76,7 +84,11 @@
 // CHECK: %[[BEGIN:.*]] = affine.max #[[QB]](%[[U]])[%[[SQ]], %[[SKV]]]
 // CHECK-NEXT: %[[RAWEND:.*]] = affine.min #[[QE]](%[[U]])[%[[SQ]], %[[SKV]]]
 // CHECK-NEXT: %[[END:.*]] = affine.max #{{.*}}(%[[RAWEND]], %[[BEGIN]])
-// CHECK: scf.for
+// CHECK: %[[COUNT:.*]] = arith.subi %[[END]], %[[BEGIN]] : index
+// CHECK: %[[STEPS:.*]] = arith.muli %{{.*}}, %[[COUNT]] : index
+// CHECK: scf.for %[[N:.*]] = %{{.*}} to %[[STEPS]] step
+// CHECK-NEXT: arith.divui %[[N]], %[[COUNT]] : index
+// CHECK-NEXT: %[[I:.*]] = arith.remui %[[N]], %[[COUNT]] : index
 /// Q's rows, LSE [Hq, T] and delta [Hq, T] start at the first query token;
 /// the counters' row is (i * Hq + h) * ceil(seq_q / 32).
 // CHECK: %[[QSS:.*]] = arith.index_cast %arg19 : i64 to index
@@ -84,19 +96,31 @@
 // CHECK: %[[LSESH:.*]] = arith.index_cast %arg36 : i64 to index
 // CHECK-NEXT: %[[LSEH:.*]] = arith.muli %{{.*}}, %[[LSESH]] : index
 // CHECK-NEXT: arith.addi %[[LSEH]], %[[QFIRST]] : index
-// CHECK: %[[N:.*]] = arith.index_cast %arg16 : i32 to index
-// CHECK-NEXT: %[[T32:.*]] = memref.load %arg10[%[[N]]] : memref<{{[0-9]+}}xi32>
-// CHECK-NEXT: %[[T:.*]] = arith.index_cast %[[T32]] : i32 to index
-// CHECK-NEXT: %[[HT:.*]] = arith.muli %{{.*}}, %[[T]] : index
+// CHECK: %[[NSEQ:.*]] = arith.index_cast %arg16 : i32 to index
+// CHECK-NEXT: %[[T32:.*]] = memref.load %arg10[%[[NSEQ]]] : memref<{{[0-9]+}}xi32>
+// CHECK-NEXT: %[[TOKENS:.*]] = arith.index_cast %[[T32]] : i32 to index
+// CHECK-NEXT: %[[HT:.*]] = arith.muli %{{.*}}, %[[TOKENS]] : index
 // CHECK-NEXT: arith.addi %[[HT]], %[[QFIRST]] : index
 // CHECK: %[[SEQH:.*]] = arith.muli %[[SEQ]], %{{.*}} : index
 // CHECK: %[[QTILES:.*]] = arith.ceildivui %[[SQMAX]], %{{.*}} : index
-// CHECK: scf.for %[[I:.*]] = %[[BEGIN]] to %[[END]] step
-// CHECK-NEXT: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])[%[[BEGIN]], %[[END]]]
+// CHECK: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])[%[[END]]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[N]], %{{.*}} : index
+// CHECK-NEXT: %[[HASNEXT:.*]] = arith.cmpi ult, %[[NEXT]], %[[STEPS]] : index
+// CHECK: %[[NSTAGE:.*]] = arith.remui %[[NEXT]], %{{.*}} : index
+/// The next visit's Q (disabled after the last step): a disabled copy of
+/// packed sequences reads from element 0 (its slice, an empty sequence's,
+/// may start at the end of the tensor), and 0 bytes.
+// CHECK: %[[EN:.*]] = arith.andi %{{.*}}, %[[HASNEXT]] : i1
+// CHECK-NEXT: %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT: arith.select %[[EN]], %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[BYTES:.*]] = arith.select %[[EN]], %{{.*}}, %{{.*}} : index
+// CHECK: %[[SRC:.*]] = arith.select %[[EN]], %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: nvgpu.device_async_copy %arg0[%[[SRC]]], %{{.*}}[%[[NSTAGE]], %{{.*}}, %{{.*}}], 8, %[[BYTES]] : memref<{{[0-9]+}}xbf16> to memref<2x32x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: affine.min #[[TURN]](%[[U]], %[[T]])[%[[SQ]], %[[SKV]]]
 // CHECK: } attributes {sdpa.relay_wait}
 // CHECK: } {sdpa.q_loop}
-// CHECK: } {sdpa.head_loop}
+// CHECK-NOT: sdpa.head_loop
 /// dK, dV rows: keys of the sequence only, at the first key token.
 // CHECK: %[[DKSS:.*]] = arith.index_cast %arg31 : i64 to index
 // CHECK-NEXT: arith.muli %[[KVFIRST]], %[[DKSS]] : index

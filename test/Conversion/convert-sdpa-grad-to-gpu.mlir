@@ -8,7 +8,10 @@
 ///   q_end(u)   = min(ceil(Sq/64), u + 3, (Skv + 99) floordiv 64 + 1)
 ///                (qhi = min(Sq - 1, 64u + 63 + 100) and k1 = Skv)
 ///   kv_first(t) = max(0, t - 2), so turn(u, t) = min(u, u - t + 2).
-/// The q-loop walks the range from the top: step i visits t = begin + end - 1 - i.
+/// The walk covers (query head, query tile) in one loop, sdpa.q_loop, of
+/// group * count steps, count = end - begin: step n visits head
+/// kv_head * group + n / count and, within it, step i = n mod count from the
+/// top, t = end - 1 - i (the map takes end only: no begin term).
 /// Interior (no cell mask) needs 64t + 63 - 100 <= 64u and 64u + 63 <= 64t:
 ///   q_interior_begin(u) = (64u + 63) ceildiv 64 = u + 1
 ///   q_interior_end(u)   = (64u + 100 + 1) floordiv 64 = u + 1
@@ -19,17 +22,25 @@
 // CHECK-DAG: #[[QIB:.*]] = affine_map<(d0)[s0, s1] -> (0, (d0 * 64 + 63) ceildiv 64, d0, {{.*}})>
 // CHECK-DAG: #[[QIE:.*]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 64, d0 + 1, (s1 + 99) floordiv 64 + 1)>
 // CHECK-DAG: #[[FULL:.*]] = affine_map<()[s0] -> (s0 floordiv 64)>
-// CHECK-DAG: #[[DOWN:.*]] = affine_map<(d0)[s0, s1] -> (-d0 + s0 + s1 - 1)>
+// CHECK-DAG: #[[DOWN:.*]] = affine_map<(d0)[s0] -> (-d0 + s0 - 1)>
 // CHECK-DAG: #[[TURN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0, d0 - d1 + 2)>
 // CHECK-DAG: #[[TILES:.*]] = affine_map<()[s0] -> (s0 ceildiv 64)>
 // CHECK: module attributes {gpu.container_module, sdpa.artifacts = {sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 100 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 1
-// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 46592\0Agrid kv_tiles heads_kv batch
+/// bwd_main's shared memory, by hand (SdpaGradToGPU.h; rows padded by 8
+/// halves, Sm80.h): a 64-row tile is 64 * (64 + 8) * 2 = 9216 bytes, and Q,
+/// dO and the row stats have 2 stages (the 2-stage total fits in 166912):
+///   K [64][72] at 0, V [64][72] at 9216, Q [2][64][72] at 18432,
+///   dO [2][64][72] at 18432 + 2 * 9216 = 36864, dS [64][72] at 55296,
+///   LSE [2][64] f32 at 55296 + 64 * (64 + 8) * 2 = 64512,
+///   Delta [2][64] f32 at 64512 + 2 * 64 * 4 = 65024; end 65536
+///   (= 2 * 9216 + 2 * 2 * 9216 + 9216 + 2 * 2 * 64 * 4).
+// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 65536\0Agrid kv_tiles heads_kv batch
 /// The op becomes its host program: dQ, dK, dV on the device, the
 /// workspaces the runtime allocates (docs/Runtime.md) sized
 /// Hq * (B * Sq) * 64 (dq_accum), Hq * (B * Sq) (delta) and
 /// B * Hq * (Sq ceildiv 64) relay counters, zeroed; the three kernels over
 /// (Sq ceildiv 64, Hq, B), (Skv ceildiv 64, Hkv, B), (Sq ceildiv 64, Hq, B)
-/// with the main kernel's 46592 bytes of shared memory, the workspaces
+/// with the main kernel's 65536 bytes of shared memory, the workspaces
 /// freed after the last launch.
 /// host-program=false keeps the op, tagged with its kernel module (for
 /// sdpa-export-ffi-calls), and emits no launch.
@@ -68,7 +79,7 @@
 // CHECK: gpu.memset %[[RELAY]], %[[ZERO]] : memref<?xi32>, i32
 // CHECK: %[[RELAYP:.+]] = memref.reinterpret_cast %[[RELAY]]
 // CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_preprocess blocks in (%[[QTILES]], %[[HQ]], %[[B]]) threads in ({{.*}}) args(%{{.+}} : memref<1099511627776xf16>, %{{.+}} : memref<1099511627776xf16>, %[[DELTAP]] : memref<1099511627776xf32>, %[[ACCP]] : memref<1099511627776xf32>, %[[RELAYP]] : memref<1099511627776xi32>, %{{.+}} : i32, %{{.+}} : i32, %{{.+}} : i64
-// CHECK: %[[SMEM:.+]] = arith.constant 46592 : i32
+// CHECK: %[[SMEM:.+]] = arith.constant 65536 : i32
 // CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_main blocks in (%[[KVTILES]], %[[HKV]], %[[B]]) threads in ({{.*}}) dynamic_shared_memory_size %[[SMEM]] args(
 // CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert blocks in (%[[QTILES]], %[[HQ]], %[[B]]) threads in ({{.*}}) args(%[[ACCP]] : memref<1099511627776xf32>, %{{.+}} : memref<1099511627776xf16>,
 // CHECK: gpu.dealloc %[[ACC]] : memref<?xf32>
@@ -80,11 +91,36 @@
 // CHECK: gpu.func @sdpa_bwd_preprocess
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK: vector.reduction <add>
+/// No blocks-per-SM request (nvvm.minctasm): ptxas picks the registers.
 // CHECK-LABEL: gpu.func @sdpa_bwd_main
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK-NOT: nvvm.minctasm
 // CHECK-DAG: %[[SQ:.*]] = arith.index_cast %arg10 : i32 to index
 // CHECK-DAG: %[[SKV:.*]] = arith.index_cast %arg11 : i32 to index
+// CHECK-DAG: %[[HQ:.*]] = arith.index_cast %arg12 : i32 to index
+// CHECK-DAG: %[[HKV:.*]] = arith.index_cast %arg13 : i32 to index
+// CHECK-DAG: %[[GROUP:.*]] = arith.divui %[[HQ]], %[[HKV]] : index
 // CHECK-DAG: %[[U:.*]] = gpu.block_id x
+/// The shared buffers at the offsets above; Q, dO, LSE, Delta staged.
+// CHECK: gpu.dynamic_shared_memory
+// CHECK-NEXT: %[[OFFK:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[KS:.*]] = memref.view %{{.*}}[%[[OFFK]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[OFFV:.*]] = arith.constant 9216 : index
+// CHECK-NEXT: memref.view %{{.*}}[%[[OFFV]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[OFFQ:.*]] = arith.constant 18432 : index
+// CHECK-NEXT: %[[QS:.*]] = memref.view %{{.*}}[%[[OFFQ]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[OFFDO:.*]] = arith.constant 36864 : index
+// CHECK-NEXT: %[[DOS:.*]] = memref.view %{{.*}}[%[[OFFDO]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[OFFDS:.*]] = arith.constant 55296 : index
+// CHECK-NEXT: memref.view %{{.*}}[%[[OFFDS]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[OFFLSE:.*]] = arith.constant 64512 : index
+// CHECK-NEXT: %[[LSES:.*]] = memref.view %{{.*}}[%[[OFFLSE]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[OFFDELTA:.*]] = arith.constant 65024 : index
+// CHECK-NEXT: %[[DELTAS:.*]] = memref.view %{{.*}}[%[[OFFDELTA]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64xf32, #gpu.address_space<workgroup>>
+/// K and V, once (4 copies of 16 bytes a thread each: 64 rows * 8 chunks
+/// / 128 threads), unstaged.
+// CHECK-COUNT-4: nvgpu.device_async_copy %arg1[%{{.*}}], %[[KS]][%{{.*}}, %{{.*}}], 8, %{{.*}} : memref<1099511627776xf16> to memref<64x72xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[KGROUP:.*]] = nvgpu.device_async_create_group
 // CHECK: %[[BEGIN:.*]] = affine.max #[[QB]](%[[U]])[%[[SQ]], %[[SKV]]]
 // CHECK: %[[RAWEND:.*]] = affine.min #[[QE]](%[[U]])[%[[SQ]], %[[SKV]]]
 // CHECK: %[[END:.*]] = affine.max #{{.*}}(%[[RAWEND]], %[[BEGIN]])
@@ -98,22 +134,79 @@
 // CHECK: %[[ISFULL:.*]] = arith.cmpi ult, %[[U]], %[[NFULL]] : index
 // CHECK: %[[IB:.*]] = arith.select %[[ISFULL]], %[[IB0]], %[[END]] : index
 // CHECK: %[[IE:.*]] = arith.select %[[ISFULL]], %[[IE0]], %[[END]] : index
-// CHECK: scf.for
-// CHECK: scf.for %[[I:.*]] = %[[BEGIN]] to %[[END]] step
-// CHECK-NEXT: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])[%[[BEGIN]], %[[END]]]
+/// count tiles per query head, group * count steps.
+// CHECK: %[[COUNT:.*]] = arith.subi %[[END]], %[[BEGIN]] : index
+// CHECK: %[[STEPS:.*]] = arith.muli %[[GROUP]], %[[COUNT]] : index
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[TWO:.*]] = arith.constant 2 : index
+/// Before the loop, visit 0's Q and dO are fetched into stage 0, each copy
+/// zero-filling (0 source bytes) when there is no step at all.
+// CHECK: %[[ANY:.*]] = arith.cmpi ugt, %[[STEPS]], %[[C0]] : index
+// CHECK: %[[FEN:.*]] = arith.andi %{{.*}}, %[[ANY]] : i1
+// CHECK-NEXT: %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT: %{{.*}} = arith.select %[[FEN]], %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[FBYTES:.*]] = arith.select %[[FEN]], %{{.*}}, %{{.*}} : index
+// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[C0]], %{{.*}}, %{{.*}}], 8, %[[FBYTES]] : memref<1099511627776xf16> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-3: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[C0]], %{{.*}}, %{{.*}}]
+// CHECK-COUNT-4: nvgpu.device_async_copy %arg3[%{{.*}}], %[[DOS]][%[[C0]], %{{.*}}, %{{.*}}]
+// CHECK: memref.store %{{.*}}, %[[LSES]][%[[C0]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: memref.store %{{.*}}, %[[DELTAS]][%[[C0]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.for %[[N:.*]] = %[[C0]] to %[[STEPS]] step
+// CHECK-NEXT: arith.divui %[[N]], %[[COUNT]] : index
+// CHECK-NEXT: %[[I:.*]] = arith.remui %[[N]], %[[COUNT]] : index
+// CHECK: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])[%[[END]]]
+// CHECK: %[[STAGE:.*]] = arith.remui %[[N]], %[[TWO]] : index
 /// An edge visit (t outside [IB, IE)) masks P cell by cell; an interior one
 /// branches around the mask.
 // CHECK-NEXT: %[[BELOW:.*]] = arith.cmpi ult, %[[T]], %[[IB]] : index
 // CHECK-NEXT: %[[ABOVE:.*]] = arith.cmpi uge, %[[T]], %[[IE]] : index
 // CHECK-NEXT: %[[EDGE:.*]] = arith.ori %[[BELOW]], %[[ABOVE]] : i1
-/// S^T and dP^T: Tq/8 * d/16 = 32 products each.
+/// This visit's copies have landed (the wait), and every warp is done with
+/// the previous visit (the barrier after it), whose stage (n + 1) mod 2 the
+/// next visit's copies then take, disabled after the last step (the last
+/// visit again, every copy zero-filling).
+// CHECK-NEXT: nvgpu.device_async_wait %[[KGROUP]] {numGroups = 0 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[N]], %[[C1]] : index
+// CHECK-NEXT: %[[HASNEXT:.*]] = arith.cmpi ult, %[[NEXT]], %[[STEPS]] : index
+// CHECK-NEXT: %[[NV:.*]] = arith.select %[[HASNEXT]], %[[NEXT]], %[[N]] : index
+// CHECK-NEXT: arith.divui %[[NV]], %[[COUNT]] : index
+// CHECK-NEXT: %[[NI:.*]] = arith.remui %[[NV]], %[[COUNT]] : index
+// CHECK: affine.apply #[[DOWN]](%[[NI]])[%[[END]]]
+// CHECK: %[[NSTAGE:.*]] = arith.remui %[[NEXT]], %[[TWO]] : index
+/// The prefetch sits between the barrier and the step's first product.
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: %[[NEN:.*]] = arith.andi %{{.*}}, %[[HASNEXT]] : i1
+// CHECK-NEXT: %{{.*}} = arith.constant 0 : index
+// CHECK-NEXT: %{{.*}} = arith.select %[[NEN]], %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[NBYTES:.*]] = arith.select %[[NEN]], %{{.*}}, %{{.*}} : index
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[NSTAGE]], %{{.*}}, %{{.*}}], 8, %[[NBYTES]] : memref<1099511627776xf16> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK-COUNT-3: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[NSTAGE]], %{{.*}}, %{{.*}}]
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK-COUNT-4: nvgpu.device_async_copy %arg3[%{{.*}}], %[[DOS]][%[[NSTAGE]], %{{.*}}, %{{.*}}]
+/// The next visit's row stats go to registers now (threads 0-63, a row
+/// each), to shared memory after this visit's products.
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: %[[NSTATS:.*]]:2 = scf.if %{{.*}} -> (f32, f32) {
+/// This visit reads its own stage: S^T and dP^T, Tq/8 * d/16 = 32 products
+/// each, against Q and dO of stage n mod 2.
+// CHECK: nvgpu.ldmatrix %[[KS]][
+// CHECK: nvgpu.ldmatrix %[[QS]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = false}
 // CHECK-COUNT-64: nvgpu.mma.sync
+// CHECK: vector.load %[[LSES]][%[[STAGE]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK: scf.if %[[EDGE]] -> (vector<2x2xf32>
 // CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : i32
 // CHECK: } else {
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: } {sdpa.band_mask}
-/// dV, dK (2 * 4 * 8) and the first round of 4 dQ fragments (4 * 4).
+// CHECK: vector.load %[[DELTAS]][%[[STAGE]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+/// dV, dK (2 * 4 * 8, from dO and Q of stage n mod 2) and the first round of
+/// 4 dQ fragments (4 * 4).
+// CHECK: nvgpu.ldmatrix %[[DOS]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true}
 // CHECK-COUNT-80: nvgpu.mma.sync
 // CHECK: %[[TURNV:.*]] = affine.min #[[TURN]](%[[U]], %[[T]])[%[[SQ]], %[[SKV]]]
 // CHECK: %[[TURN32:.*]] = arith.index_cast %[[TURNV]] : index to i32
@@ -129,10 +222,17 @@
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: llvm.fence syncscope("device") acq_rel
 // CHECK-NEXT: gpu.barrier
-// CHECK: %[[NEXT:.*]] = arith.addi %[[TURNV]], %c1
+// CHECK: %[[NEXTTURN:.*]] = arith.addi %[[TURNV]], %c1
 // CHECK: llvm.store {{.*}} atomic syncscope("device") release
+/// Last in the step, the prefetched row stats land in stage (n + 1) mod 2.
+// CHECK: memref.store %[[NSTATS]]#0, %[[LSES]][%[[NSTAGE]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: memref.store %[[NSTATS]]#1, %[[DELTAS]][%[[NSTAGE]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: nvgpu.mma.sync
 // CHECK: } {sdpa.q_loop}
-// CHECK: } {sdpa.head_loop}
+/// The last, disabled fetch lands before dK and dV are stored; no other loop.
+// CHECK-NEXT: nvgpu.device_async_wait %[[KGROUP]] {numGroups = 0 : i32}
+// CHECK-NOT: sdpa.head_loop
+// CHECK-NOT: scf.for
 // CHECK: vector.store
 // CHECK-LABEL: gpu.func @sdpa_bwd_dq_convert
 // CHECK: arith.truncf {{.*}} : f32 to f16
@@ -151,15 +251,16 @@ func.func @window(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1
 /// but the diagonal tile.
 // CHECK-DAG: #[[QE:.*]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 64)>
 // CHECK-DAG: #[[QIB:.*]] = affine_map<(d0)[s0, s1] -> (0, (d0 * 64 + 63) ceildiv 64, {{.*}})>
+// CHECK-DAG: #[[DOWN:.*]] = affine_map<(d0)[s0] -> (-d0 + s0 - 1)>
 // CHECK-DAG: #[[TURN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0)>
 // CHECK-LABEL: gpu.func @sdpa_bwd_main
 // CHECK: %[[U:.*]] = gpu.block_id x
 // CHECK: affine.min #[[QE]](%[[U]])
 // CHECK: affine.max #[[QIB]](%[[U]])
 // CHECK: affine.min #[[QE]](%[[U]])
-// CHECK: scf.for
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-NEXT: %[[T:.*]] = affine.apply #{{.*}}(%[[I]])
+// CHECK: scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[I:.*]] = arith.remui %[[N]], %{{.*}} : index
+// CHECK: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])
 // CHECK: %[[TURNV:.*]] = affine.apply #[[TURN]](%[[U]], %[[T]])
 // CHECK: arith.index_cast %[[TURNV]] : index to i32
 // CHECK: } attributes {sdpa.relay_wait}
@@ -179,13 +280,20 @@ func.func @causal(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1
 ///   turn(u, t)  = min(u, u - (64t - Sq + Skv - 100) floordiv 64)
 // CHECK-DAG: #[[QB:.*]] = affine_map<(d0)[s0, s1] -> (0, d0 + (s0 - s1) floordiv 64)>
 // CHECK-DAG: #[[QE:.*]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 64, (d0 * 64 + s0 - s1 + 163) floordiv 64 + 1)>
+/// Here q_begin(u) > 0 past the first key tiles: step i of a head still
+/// visits t = q_end - 1 - i (q_begin + q_end - 1 - i, the form of a loop
+/// over [q_begin, q_end), would overshoot by q_begin).
 // CHECK-DAG: #[[TURN:.*]] = affine_map<(d0, d1)[s0, s1] -> (d0, d0 - (d1 * 64 - s0 + s1 - 100) floordiv 64)>
+// CHECK-DAG: #[[DOWN:.*]] = affine_map<(d0)[s0] -> (-d0 + s0 - 1)>
 // CHECK-LABEL: gpu.func @sdpa_bwd_main
 // CHECK: %[[U:.*]] = gpu.block_id x
 // CHECK: %[[BEGIN:.*]] = affine.max #[[QB]](%[[U]])
-// CHECK: affine.min #[[QE]](%[[U]])
-// CHECK: scf.for %[[I:.*]] = %[[BEGIN]] to %{{.*}} step
-// CHECK-NEXT: %[[T:.*]] = affine.apply #{{.*}}(%[[I]])
+// CHECK: %[[RAWEND:.*]] = affine.min #[[QE]](%[[U]])
+// CHECK: %[[END:.*]] = affine.max #{{.*}}(%[[RAWEND]], %[[BEGIN]])
+// CHECK: %[[COUNT:.*]] = arith.subi %[[END]], %[[BEGIN]] : index
+// CHECK: scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[I:.*]] = arith.remui %[[N]], %[[COUNT]] : index
+// CHECK: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])[%[[END]]]
 // CHECK: affine.min #[[TURN]](%[[U]], %[[T]])
 // CHECK: } attributes {sdpa.relay_wait}
 func.func @bottom_right(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x64xf16> {
@@ -198,10 +306,28 @@ func.func @bottom_right(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %lse
 // -----
 
 /// Non-deterministic, GQA 4/2, bshd: plain relaxed atomic adds, no relay
-/// counters among the parameters and no waiting.
+/// counters among the parameters and no waiting. The group of kv head h is
+/// query heads 2h, 2h + 1 (group = heads_q / heads_kv = 2): step n of the
+/// one walk visits query head h * group + n / count, whose Q rows start at
+/// head * q_stride_h.
 // CHECK: deterministic 0
 // CHECK-NOT: relay_counters
 // CHECK-LABEL: gpu.func @sdpa_bwd_main
+// CHECK-DAG: %[[HQ:.*]] = arith.index_cast %arg11 : i32 to index
+// CHECK-DAG: %[[HKV:.*]] = arith.index_cast %arg12 : i32 to index
+// CHECK-DAG: %[[GROUP:.*]] = arith.divui %[[HQ]], %[[HKV]] : index
+// CHECK-DAG: %[[KVH:.*]] = gpu.block_id y
+// CHECK: %[[COUNT:.*]] = arith.subi
+// CHECK: %[[STEPS:.*]] = arith.muli %[[GROUP]], %[[COUNT]] : index
+// CHECK: scf.for %[[N:.*]] = %{{.*}} to %[[STEPS]] step
+// CHECK-NEXT: %[[INGROUP:.*]] = arith.divui %[[N]], %[[COUNT]] : index
+// CHECK-NEXT: arith.remui %[[N]], %[[COUNT]] : index
+// CHECK-NEXT: %[[FIRSTHEAD:.*]] = arith.muli %[[KVH]], %[[GROUP]] : index
+// CHECK-NEXT: %[[HEAD:.*]] = arith.addi %[[FIRSTHEAD]], %[[INGROUP]] : index
+// CHECK-NEXT: %[[QSB:.*]] = arith.index_cast %arg13 : i64 to index
+// CHECK-NEXT: arith.muli %{{.*}}, %[[QSB]] : index
+// CHECK-NEXT: %[[QSH:.*]] = arith.index_cast %arg14 : i64 to index
+// CHECK-NEXT: arith.muli %[[HEAD]], %[[QSH]] : index
 // CHECK-NOT: sdpa.relay_wait
 // CHECK: llvm.atomicrmw fadd {{.*}} syncscope("device") monotonic
 // CHECK-NOT: sdpa.relay_wait
@@ -211,4 +337,55 @@ func.func @atomic(%q: tensor<2x?x4x64xf16>, %k: tensor<2x?x2x64xf16>, %lse: tens
       : tensor<2x?x4x64xf16>, tensor<2x?x2x64xf16>, tensor<2x?x2x64xf16>, tensor<2x?x4x64xf16>, tensor<2x?x4x64xf16>, tensor<2x4x?xf32>
       -> tensor<2x?x4x64xf16>, tensor<2x?x2x64xf16>, tensor<2x?x2x64xf16>
   return %dq : tensor<2x?x4x64xf16>
+}
+
+// -----
+
+/// d = 160 walks its query tiles in column passes: mma width 160 > 128, 20
+/// blocks of 8 columns in ceil(160 / 48) = 4 passes of 5 blocks (5 dK and 5
+/// dV accumulators each). With column passes bwd_main keeps one query stage
+/// (SdpaGradToGPU.h: a second one cost the d 256 backward 48%), although two
+/// would fit here. By hand, rows of 160 + 8 = 168 halves, a 64-row tile
+/// 64 * 168 * 2 = 21504 bytes, dS 64 * (64 + 8) * 2 = 9216:
+///   2 stages: 2 * 21504 + 2 * 2 * 21504 + 9216 + 2 * 2 * 64 * 4 = 139264
+///             (<= 166912),
+///   1 stage:  2 * 21504 + 2 * 21504 + 9216 + 2 * 64 * 4 = 95744,
+/// K at 0, V at 21504, Q [1][64][168] at 43008, dO [1] at 64512, dS at
+/// 86016, LSE [1][64] at 95232, Delta at 95488.
+// CHECK: head_dim 160
+// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 95744\0A
+// CHECK-LABEL: gpu.func @sdpa_bwd_main
+// CHECK: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<64x168xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view %{{.*}}[%c21504{{(_[0-9]+)?}}][] : {{.*}} to memref<64x168xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[QS:.*]] = memref.view %{{.*}}[%c43008{{(_[0-9]+)?}}][] : {{.*}} to memref<1x64x168xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view %{{.*}}[%c64512{{(_[0-9]+)?}}][] : {{.*}} to memref<1x64x168xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view %{{.*}}[%c86016{{(_[0-9]+)?}}][] : {{.*}} to memref<64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view %{{.*}}[%c95232{{(_[0-9]+)?}}][] : {{.*}} to memref<1x64xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %{{.*}}[%c95488{{(_[0-9]+)?}}][] : {{.*}} to memref<1x64xf32, #gpu.address_space<workgroup>>
+/// Each pass walks every visit again, no fetch before its loop: a visit
+/// fetches its own Q and dO (stage n mod 1 = 0) after a barrier and waits
+/// for them before computing.
+// CHECK-NOT: arith.cmpi ugt
+// CHECK-NOT: nvgpu.device_async_copy %arg0
+// CHECK: %{{.*}}:10 = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[STAGE:.*]] = arith.remui %[[N]], %c1{{(_[0-9]+)?}} : index
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: gpu.barrier
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[STAGE]], %{{.*}}, %{{.*}}]
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvgpu.mma.sync
+// CHECK: } {sdpa.q_loop}
+// CHECK-COUNT-3: %{{.*}}:10 = scf.for
+// CHECK-NOT: scf.for
+// CHECK: } {sdpa.q_loop}
+// CHECK-NOT: scf.for
+// CHECK-LABEL: gpu.func @sdpa_bwd_dq_convert
+func.func @column_passes(%q: tensor<1x2x?x160xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x160xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>
+  return %dq : tensor<1x2x?x160xf16>
 }

@@ -11,8 +11,8 @@
 /// deterministic, default tiles (Tq = 32, Tk = 64): bf16 at head_dim 64 and
 /// f16 at head_dim 128. The main kernel reads the cumulative offsets and
 /// every kernel assembles for sm_80 without spills or local memory
-/// (measured, ptxas 13.0: main kernel 233-234 registers at d = 64, 254-255
-/// at d = 128).
+/// (measured, ptxas 13.0: main kernel 244 registers at d = 64, 254 at
+/// d = 128).
 
 // PTX: .target sm_80
 // PTX-LABEL: .visible .entry sdpa_bwd_main(
