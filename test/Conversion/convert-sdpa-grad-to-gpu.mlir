@@ -140,14 +140,15 @@
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[TWO:.*]] = arith.constant 2 : index
-/// Before the loop, visit 0's Q and dO are fetched into stage 0, each copy
-/// zero-filling (0 source bytes) when there is no step at all.
+/// Before the loop, visit 0 (head 0 of the group, tile end - 1), if there
+/// is a step at all, has its Q and dO fetched into stage 0: with no step,
+/// count may be 0, and no visit's coordinates may be formed (n / count).
 // CHECK: %[[ANY:.*]] = arith.cmpi ugt, %[[STEPS]], %[[C0]] : index
-// CHECK: %[[FEN:.*]] = arith.andi %{{.*}}, %[[ANY]] : i1
-// CHECK-NEXT: %{{.*}} = arith.constant 0 : index
-// CHECK-NEXT: %{{.*}} = arith.select %[[FEN]], %{{.*}}, %{{.*}} : index
-// CHECK-NEXT: %[[FBYTES:.*]] = arith.select %[[FEN]], %{{.*}}, %{{.*}} : index
-// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[C0]], %{{.*}}, %{{.*}}], 8, %[[FBYTES]] : memref<1099511627776xf16> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT: scf.if %[[ANY]] {
+// CHECK-NEXT: arith.divui %[[C0]], %[[COUNT]] : index
+// CHECK-NEXT: %[[I0:.*]] = arith.remui %[[C0]], %[[COUNT]] : index
+// CHECK: affine.apply #[[DOWN]](%[[I0]])[%[[END]]]
+// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[C0]], %{{.*}}, %{{.*}}], 8, %{{.*}} : memref<1099511627776xf16> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-3: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[C0]], %{{.*}}, %{{.*}}]
 // CHECK-COUNT-4: nvgpu.device_async_copy %arg3[%{{.*}}], %[[DOS]][%[[C0]], %{{.*}}, %{{.*}}]
 // CHECK: memref.store %{{.*}}, %[[LSES]][%[[C0]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>

@@ -452,20 +452,21 @@ void MainKernelBuilder::emitColumnPass(Value count,
   // a head's first tile overlaps its predecessor's last.
   Value steps = mul(group, count);
   Value zero = idx(0), one = idx(1);
-  Value lastStep = sub(steps, one);
   Value stages = idx(spec.queryStages);
   bool prefetch = spec.queryStages != 1;
-  // Two stages: visit 0 is fetched before the loop (zero-filled when there
-  // is none).
+  // Two stages: visit 0, if there is one, is fetched before the loop (with
+  // none, count may be 0: no visit's coordinates exist).
   if (prefetch) {
     // Every warp is done with the previous pass's last visit, whose stage
     // may be 0.
     if (pass != 0)
       gpu::BarrierOp::create(b);
     Value anySteps = cmp(arith::CmpIPredicate::ugt, steps, zero);
-    Value firstStep = select(anySteps, zero, lastStep);
-    storeRowStats(
-        emitFetch(emitVisit(firstStep, count, bounds), zero, anySteps), zero);
+    scf::IfOp::create(b, anySteps, [&](OpBuilder &, Location) {
+      storeRowStats(emitFetch(emitVisit(zero, count, bounds), zero, Value()),
+                    zero);
+      scf::YieldOp::create(b);
+    });
   }
   forLoop(b, zero, steps, acc, "sdpa.q_loop",
           [&](Value n, GradAccumulators &stepAcc) {
