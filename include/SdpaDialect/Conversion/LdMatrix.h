@@ -76,11 +76,6 @@ Value createLdMatrix(ImplicitLocOpBuilder &b, LdMatrixShape shape, Value smem,
 Value createLdMatrix(ImplicitLocOpBuilder &b, LdMatrixShape shape, Value smem,
                      ValueRange leading, Value row0, Value col0, Value lane);
 
-/// The two m16n8k16 B fragments (vector<2x2>) of an x4 ldmatrix of shape
-/// bPair or bTransposedPair, row by row (the GPU lowering handles n-D
-/// vectors only as arrays of rows).
-std::pair<Value, Value> splitLdMatrixPair(ImplicitLocOpBuilder &b, Value frag);
-
 } // namespace mlir::sdpa
 
 #endif // SDPADIALECT_CONVERSION_LDMATRIX_H

@@ -9,7 +9,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -87,23 +86,4 @@ Value mlir::sdpa::createLdMatrix(ImplicitLocOpBuilder &b, LdMatrixShape shape,
   if (Value laneCol = emitLaneCol(b, shape, lane))
     col = arith::AddIOp::create(b, col0, laneCol);
   return emitLdMatrixAt(b, shape, smem, leading, row, col);
-}
-
-std::pair<Value, Value> mlir::sdpa::splitLdMatrixPair(ImplicitLocOpBuilder &b,
-                                                     Value frag) {
-  auto fragType = cast<VectorType>(frag.getType());
-  auto halfType = VectorType::get({2, 2}, fragType.getElementType());
-  auto half = [&](int64_t offset) -> Value {
-    Value result = arith::ConstantOp::create(
-        b, halfType,
-        DenseElementsAttr::get(halfType,
-                               b.getZeroAttr(fragType.getElementType())));
-    for (int64_t i = 0; i < 2; ++i) {
-      Value row = vector::ExtractOp::create(b, frag,
-                                            ArrayRef<int64_t>{offset + i});
-      result = vector::InsertOp::create(b, row, result, ArrayRef<int64_t>{i});
-    }
-    return result;
-  };
-  return {half(0), half(2)};
 }

@@ -104,15 +104,6 @@ protected:
   /// and n = 8 columns at `col0` of `smem`.
   Value loadBTransposed(Value smem, Value row0, Value col0,
                         Value stage = Value());
-  /// The B fragments at [row0, col0] and [row0, col0 + 16] (the next k
-  /// block) of `smem`, in one x4 ldmatrix.
-  std::pair<Value, Value> loadBPair(Value smem, Value row0, Value col0,
-                                    Value stage = Value());
-  /// The transposed B fragments at [row0, col0] and [row0, col0 + 8] (the
-  /// next n block) of `smem`, in one x4 ldmatrix.
-  std::pair<Value, Value> loadBTransposedPair(Value smem, Value row0,
-                                              Value col0,
-                                              Value stage = Value());
   /// One m16n8k16 product with f32 accumulation.
   Value mma(Value a, Value bFrag, Value c);
   /// The A fragment (16 x 16, element type) formed by two adjacent

@@ -243,15 +243,7 @@ private:
       for (int64_t kq = 0; kq < keys / sm80::kMmaK; ++kq) {
         Value a = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
         Value row0 = idx(key0 + kq * sm80::kMmaK);
-        // K fragments two column blocks at a time (one x4 ldmatrix).
-        int64_t blocks = dQ.size(), dn = 0;
-        for (; dn + 1 < blocks; dn += 2) {
-          auto [k0Frag, k1Frag] = loadBTransposedPair(
-              kSmem, row0, idx(dn * sm80::kMmaN), stage);
-          dQ[dn] = mma(a, k0Frag, dQ[dn]);
-          dQ[dn + 1] = mma(a, k1Frag, dQ[dn + 1]);
-        }
-        if (dn < blocks)
+        for (int64_t dn = 0; dn < int64_t(dQ.size()); ++dn)
           dQ[dn] = mma(
               a, loadBTransposed(kSmem, row0, idx(dn * sm80::kMmaN), stage),
               dQ[dn]);

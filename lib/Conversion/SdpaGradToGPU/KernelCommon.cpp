@@ -121,22 +121,6 @@ Value KernelBuilderBase::loadBTransposed(Value smem, Value row0, Value col0,
                         stageIndices(stage), row0, col0, lane());
 }
 
-std::pair<Value, Value> KernelBuilderBase::loadBPair(Value smem, Value row0,
-                                                     Value col0, Value stage) {
-  return splitLdMatrixPair(b, createLdMatrix(b, LdMatrixShape::bPair(), smem,
-                                             stageIndices(stage), row0, col0,
-                                             lane()));
-}
-
-std::pair<Value, Value> KernelBuilderBase::loadBTransposedPair(Value smem,
-                                                               Value row0,
-                                                               Value col0,
-                                                               Value stage) {
-  return splitLdMatrixPair(
-      b, createLdMatrix(b, LdMatrixShape::bTransposedPair(), smem,
-                        stageIndices(stage), row0, col0, lane()));
-}
-
 Value KernelBuilderBase::mma(Value a, Value bFrag, Value c) {
   return createMmaSyncM16N8K16(b, a, bFrag, c, spec.elementType.isBF16());
 }

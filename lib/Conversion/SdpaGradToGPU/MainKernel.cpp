@@ -216,14 +216,14 @@ SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
   SmallVector<Value> aFrags;
   for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk)
     aFrags.push_back(loadA(keyRows, warpRow0, idx(kk * sm80::kMmaK)));
-  // (Q and dO fragments in x4 pairs, as dK and dV take theirs, raised the
-  // kernel past 255 registers with a spill at d 64.)
   SmallVector<Value> products;
   for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
     Value c = zeroAccumulator();
-    Value row0 = idx(j * sm80::kMmaN);
-    for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk)
-      c = mma(aFrags[kk], loadB(rows, row0, idx(kk * sm80::kMmaK), stage), c);
+    for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk) {
+      Value col0 = idx(kk * sm80::kMmaK);
+      Value row0 = idx(j * sm80::kMmaN);
+      c = mma(aFrags[kk], loadB(rows, row0, col0, stage), c);
+    }
     products.push_back(c);
   }
   return products;
@@ -360,22 +360,8 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
   for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
     Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
     Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
-    // dO and Q fragments two column blocks at a time (one x4 ldmatrix), the
-    // last alone when the blocks are odd.
-    Value row0 = idx(kq * sm80::kMmaK);
-    int64_t dn = dnBegin;
-    for (; dn + 1 < dnEnd; dn += 2) {
-      Value col0 = idx(dn * sm80::kMmaN);
-      auto [dO0, dO1] = loadBTransposedPair(doSmem, row0, col0, stage);
-      auto [q0, q1] = loadBTransposedPair(qSmem, row0, col0, stage);
-      Value *dV = &acc.dV[dn - dnBegin], *dK = &acc.dK[dn - dnBegin];
-      dV[0] = mma(aP, dO0, dV[0]);
-      dK[0] = mma(aS, q0, dK[0]);
-      dV[1] = mma(aP, dO1, dV[1]);
-      dK[1] = mma(aS, q1, dK[1]);
-    }
-    if (dn < dnEnd) {
-      Value col0 = idx(dn * sm80::kMmaN);
+    for (int64_t dn = dnBegin; dn < dnEnd; ++dn) {
+      Value row0 = idx(kq * sm80::kMmaK), col0 = idx(dn * sm80::kMmaN);
       Value &dV = acc.dV[dn - dnBegin], &dK = acc.dK[dn - dnBegin];
       dV = mma(aP, loadBTransposed(doSmem, row0, col0, stage), dV);
       dK = mma(aS, loadBTransposed(qSmem, row0, col0, stage), dK);
