@@ -29,10 +29,7 @@
 // CHECK: nvgpu.device_async_create_group
 // CHECK-NOT: nvgpu.device_async_copy
 // CHECK: scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
-// CHECK: %[[STAGE:.*]] = arith.remui %[[N]], %c1{{(_[0-9]+)?}} : index
-// CHECK-NEXT: arith.cmpi ult
-// CHECK-NEXT: arith.cmpi uge
-// CHECK-NEXT: arith.ori
+// CHECK-NEXT: %[[STAGE:.*]] = arith.remui %[[N]], %c1{{(_[0-9]+)?}} : index
 /// Every warp is done with the previous visit; this visit's own Q and dO
 /// come in (always enabled: no select on a next step), its row stats go
 /// straight to shared memory; then the wait and a second barrier.
@@ -49,6 +46,11 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: nvgpu.device_async_wait %[[KGROUP]] {numGroups = 0 : i32}
 // CHECK-NEXT: gpu.barrier
+/// Then the visit's edge test and its products.
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: arith.cmpi ult
+// CHECK-NEXT: arith.cmpi uge
+// CHECK-NEXT: arith.ori
 // CHECK-NOT: nvgpu.device_async_copy
 // CHECK: nvgpu.mma.sync
 // CHECK-NOT: nvgpu.device_async_copy

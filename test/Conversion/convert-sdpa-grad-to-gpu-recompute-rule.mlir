@@ -26,18 +26,21 @@
 // FORCED: %[[QGROUP:.*]] = nvgpu.device_async_create_group
 // FORCED-NOT: nvgpu.device_async_copy %arg1
 // FORCED: scf.for %[[U:.*]] = %{{.*}} to %{{.*}} step
-// FORCED-NEXT: arith.cmpi ult, %[[U]]
-// FORCED-NEXT: arith.cmpi uge, %[[U]]
-// FORCED-NEXT: arith.ori
-// FORCED-NOT: nvgpu.device_async_copy
-// FORCED: gpu.barrier
+/// One stage: stage u mod 1 = 0, and the tile's own copies after the
+/// barrier that ends the previous tile, waited for before the next barrier.
+// FORCED-NEXT: %[[STAGE:.*]] = arith.remui %[[U]], %c1{{(_[0-9]+)?}} : index
+// FORCED-NEXT: gpu.barrier
 // FORCED-NOT: nvgpu.mma.sync
-// FORCED: nvgpu.device_async_copy %arg1[%{{.*}}], %[[KS]][%[[STAGE:.*]], %{{.*}}, %{{.*}}]
+// FORCED: nvgpu.device_async_copy %arg1[%{{.*}}], %[[KS]][%[[STAGE]], %{{.*}}, %{{.*}}]
 // FORCED-NOT: nvgpu.mma.sync
 // FORCED: nvgpu.device_async_copy %arg2[%{{.*}}], %[[VS]][%[[STAGE]], %{{.*}}, %{{.*}}]
 // FORCED-NOT: nvgpu.mma.sync
 // FORCED: nvgpu.device_async_wait %[[QGROUP]] {numGroups = 0 : i32}
 // FORCED-NEXT: gpu.barrier
+/// Then the tile's edge test and products.
+// FORCED-NEXT: arith.cmpi ult, %[[U]]
+// FORCED-NEXT: arith.cmpi uge, %[[U]]
+// FORCED-NEXT: arith.ori
 // FORCED-NOT: nvgpu.device_async_copy
 // FORCED: } {sdpa.kv_loop}
 func.func @wide(%q: tensor<1x2x?x128xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x128xf16> {

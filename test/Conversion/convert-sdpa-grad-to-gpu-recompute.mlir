@@ -53,25 +53,27 @@
 // CHECK: %[[KVEND:.*]] = affine.min #[[KVE]](%[[T]])
 // CHECK: affine.max #[[KVIB]](%[[T]])
 // CHECK: affine.min #[[KVIE]](%[[T]])
-/// Before the loop, key tile kv_begin's K and V go to stage kv_begin mod 2,
-/// every copy zero-filling when the key range is empty.
-// CHECK: %[[ANY:.*]] = arith.cmpi ult, %[[KVBEGIN]], %[[KVEND]] : index
-// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : index
+/// Before the loop, if the key range is not empty, key tile kv_begin's K
+/// and V go to stage kv_begin mod 2.
+// CHECK: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[ANY:.*]] = arith.cmpi ult, %[[KVBEGIN]], %[[KVEND]] : index
+// CHECK-NEXT: scf.if %[[ANY]] {
 // CHECK-NEXT: %[[FSTAGE:.*]] = arith.remui %[[KVBEGIN]], %[[TWO]] : index
-// CHECK: arith.andi %{{.*}}, %[[ANY]] : i1
 // CHECK: nvgpu.device_async_copy %arg1[%{{.*}}], %[[KS]][%[[FSTAGE]], %{{.*}}, %{{.*}}]
 // CHECK: nvgpu.device_async_copy %arg2[%{{.*}}], %[[VS]][%[[FSTAGE]], %{{.*}}, %{{.*}}]
 // CHECK-NOT: gpu.barrier
 /// Per key tile u: wait for its copies, barrier (every warp is also done
 /// with tile u - 1, whose stage (u + 1) mod 2 tile u + 1 then takes), fetch
-/// tile u + 1 (disabled past kv_end), compute from stage u mod 2.
+/// tile u + 1 (disabled past kv_end, its index kept at u), compute from
+/// stage u mod 2.
 // CHECK: scf.for %[[U:.*]] = %[[KVBEGIN]] to %[[KVEND]] step
-// CHECK: %[[STAGE:.*]] = arith.remui %[[U]], %{{.*}} : index
-// CHECK: %[[NEXT:.*]] = arith.addi %[[U]], %{{.*}} : index
-// CHECK-NEXT: %[[HASNEXT:.*]] = arith.cmpi ult, %[[NEXT]], %[[KVEND]] : index
+// CHECK-NEXT: %[[STAGE:.*]] = arith.remui %[[U]], %[[TWO]] : index
 // CHECK-NEXT: nvgpu.device_async_wait %[[QGROUP]] {numGroups = 0 : i32}
 // CHECK-NEXT: gpu.barrier
-// CHECK-NEXT: %[[NSTAGE:.*]] = arith.remui %[[NEXT]], %{{.*}} : index
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[U]], %{{.*}} : index
+// CHECK-NEXT: %[[HASNEXT:.*]] = arith.cmpi ult, %[[NEXT]], %[[KVEND]] : index
+// CHECK-NEXT: %[[NSTAGE:.*]] = arith.remui %[[NEXT]], %[[TWO]] : index
+// CHECK-NEXT: arith.select %[[HASNEXT]], %[[NEXT]], %[[U]] : index
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: arith.andi %{{.*}}, %[[HASNEXT]] : i1
 // CHECK-NOT: nvgpu.mma.sync

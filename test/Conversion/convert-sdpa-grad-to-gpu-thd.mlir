@@ -87,10 +87,16 @@
 // CHECK: %[[COUNT:.*]] = arith.subi %[[END]], %[[BEGIN]] : index
 // CHECK: %[[STEPS:.*]] = arith.muli %{{.*}}, %[[COUNT]] : index
 // CHECK: scf.for %[[N:.*]] = %{{.*}} to %[[STEPS]] step
-// CHECK-NEXT: arith.divui %[[N]], %[[COUNT]] : index
-// CHECK-NEXT: %[[I:.*]] = arith.remui %[[N]], %[[COUNT]] : index
-/// Q's rows, LSE [Hq, T] and delta [Hq, T] start at the first query token;
-/// the counters' row is (i * Hq + h) * ceil(seq_q / 32).
+/// After the barrier, the next visit (the last one again after the last).
+// CHECK: gpu.barrier
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[N]], %{{.*}} : index
+// CHECK-NEXT: %[[HASNEXT:.*]] = arith.cmpi ult, %[[NEXT]], %[[STEPS]] : index
+// CHECK-NEXT: %[[NSTAGE:.*]] = arith.remui %[[NEXT]], %{{.*}} : index
+// CHECK-NEXT: %[[NV:.*]] = arith.select %[[HASNEXT]], %[[NEXT]], %[[N]] : index
+// CHECK-NEXT: arith.divui %[[NV]], %[[COUNT]] : index
+// CHECK-NEXT: %[[NI:.*]] = arith.remui %[[NV]], %[[COUNT]] : index
+/// Its Q's rows, LSE [Hq, T] and delta [Hq, T] start at the first query
+/// token; the counters' row is (i * Hq + h) * ceil(seq_q / 32).
 // CHECK: %[[QSS:.*]] = arith.index_cast %arg19 : i64 to index
 // CHECK-NEXT: arith.muli %[[QFIRST]], %[[QSS]] : index
 // CHECK: %[[LSESH:.*]] = arith.index_cast %arg36 : i64 to index
@@ -103,11 +109,7 @@
 // CHECK-NEXT: arith.addi %[[HT]], %[[QFIRST]] : index
 // CHECK: %[[SEQH:.*]] = arith.muli %[[SEQ]], %{{.*}} : index
 // CHECK: %[[QTILES:.*]] = arith.ceildivui %[[SQMAX]], %{{.*}} : index
-// CHECK: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])[%[[END]]]
-// CHECK: gpu.barrier
-// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[N]], %{{.*}} : index
-// CHECK-NEXT: %[[HASNEXT:.*]] = arith.cmpi ult, %[[NEXT]], %[[STEPS]] : index
-// CHECK: %[[NSTAGE:.*]] = arith.remui %[[NEXT]], %{{.*}} : index
+// CHECK: affine.apply #[[DOWN]](%[[NI]])[%[[END]]]
 /// The next visit's Q (disabled after the last step): a disabled copy of
 /// packed sequences reads from element 0 (its slice, an empty sequence's,
 /// may start at the end of the tensor), and 0 bytes.
@@ -117,6 +119,10 @@
 // CHECK-NEXT: %[[BYTES:.*]] = arith.select %[[EN]], %{{.*}}, %{{.*}} : index
 // CHECK: %[[SRC:.*]] = arith.select %[[EN]], %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: nvgpu.device_async_copy %arg0[%[[SRC]]], %{{.*}}[%[[NSTAGE]], %{{.*}}, %{{.*}}], 8, %[[BYTES]] : memref<{{[0-9]+}}xbf16> to memref<2x32x72xbf16, #gpu.address_space<workgroup>>
+/// Then this visit: tile end - 1 - n mod count, its relay turn.
+// CHECK: arith.divui %[[N]], %[[COUNT]] : index
+// CHECK-NEXT: %[[I:.*]] = arith.remui %[[N]], %[[COUNT]] : index
+// CHECK: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])[%[[END]]]
 // CHECK: affine.min #[[TURN]](%[[U]], %[[T]])[%[[SQ]], %[[SKV]]]
 // CHECK: } attributes {sdpa.relay_wait}
 // CHECK: } {sdpa.q_loop}

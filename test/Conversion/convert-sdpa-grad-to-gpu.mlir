@@ -141,29 +141,22 @@
 // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[TWO:.*]] = arith.constant 2 : index
 /// Before the loop, visit 0 (head 0 of the group, tile end - 1), if there
-/// is a step at all, has its Q and dO fetched into stage 0: with no step,
-/// count may be 0, and no visit's coordinates may be formed (n / count).
-// CHECK: %[[ANY:.*]] = arith.cmpi ugt, %[[STEPS]], %[[C0]] : index
+/// is a step at all, has its Q and dO fetched into stage 0 mod 2: with no
+/// step, count may be 0, and no visit's coordinates may be formed (n / count).
+// CHECK: %[[ANY:.*]] = arith.cmpi ult, %[[C0]], %[[STEPS]] : index
 // CHECK-NEXT: scf.if %[[ANY]] {
+// CHECK-NEXT: %[[S0:.*]] = arith.remui %[[C0]], %[[TWO]] : index
 // CHECK-NEXT: arith.divui %[[C0]], %[[COUNT]] : index
 // CHECK-NEXT: %[[I0:.*]] = arith.remui %[[C0]], %[[COUNT]] : index
 // CHECK: affine.apply #[[DOWN]](%[[I0]])[%[[END]]]
-// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[C0]], %{{.*}}, %{{.*}}], 8, %{{.*}} : memref<1099511627776xf16> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
-// CHECK-COUNT-3: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[C0]], %{{.*}}, %{{.*}}]
-// CHECK-COUNT-4: nvgpu.device_async_copy %arg3[%{{.*}}], %[[DOS]][%[[C0]], %{{.*}}, %{{.*}}]
-// CHECK: memref.store %{{.*}}, %[[LSES]][%[[C0]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
-// CHECK-NEXT: memref.store %{{.*}}, %[[DELTAS]][%[[C0]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[S0]], %{{.*}}, %{{.*}}], 8, %{{.*}} : memref<1099511627776xf16> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-3: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[S0]], %{{.*}}, %{{.*}}]
+// CHECK-COUNT-4: nvgpu.device_async_copy %arg3[%{{.*}}], %[[DOS]][%[[S0]], %{{.*}}, %{{.*}}]
+// CHECK: memref.store %{{.*}}, %[[LSES]][%[[S0]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: memref.store %{{.*}}, %[[DELTAS]][%[[S0]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT: gpu.barrier
 // CHECK: scf.for %[[N:.*]] = %[[C0]] to %[[STEPS]] step
-// CHECK-NEXT: arith.divui %[[N]], %[[COUNT]] : index
-// CHECK-NEXT: %[[I:.*]] = arith.remui %[[N]], %[[COUNT]] : index
-// CHECK: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])[%[[END]]]
-// CHECK: %[[STAGE:.*]] = arith.remui %[[N]], %[[TWO]] : index
-/// An edge visit (t outside [IB, IE)) masks P cell by cell; an interior one
-/// branches around the mask.
-// CHECK-NEXT: %[[BELOW:.*]] = arith.cmpi ult, %[[T]], %[[IB]] : index
-// CHECK-NEXT: %[[ABOVE:.*]] = arith.cmpi uge, %[[T]], %[[IE]] : index
-// CHECK-NEXT: %[[EDGE:.*]] = arith.ori %[[BELOW]], %[[ABOVE]] : i1
+// CHECK-NEXT: %[[STAGE:.*]] = arith.remui %[[N]], %[[TWO]] : index
 /// This visit's copies have landed (the wait), and every warp is done with
 /// the previous visit (the barrier after it), whose stage (n + 1) mod 2 the
 /// next visit's copies then take, disabled after the last step (the last
@@ -172,11 +165,11 @@
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[N]], %[[C1]] : index
 // CHECK-NEXT: %[[HASNEXT:.*]] = arith.cmpi ult, %[[NEXT]], %[[STEPS]] : index
+// CHECK-NEXT: %[[NSTAGE:.*]] = arith.remui %[[NEXT]], %[[TWO]] : index
 // CHECK-NEXT: %[[NV:.*]] = arith.select %[[HASNEXT]], %[[NEXT]], %[[N]] : index
 // CHECK-NEXT: arith.divui %[[NV]], %[[COUNT]] : index
 // CHECK-NEXT: %[[NI:.*]] = arith.remui %[[NV]], %[[COUNT]] : index
 // CHECK: affine.apply #[[DOWN]](%[[NI]])[%[[END]]]
-// CHECK: %[[NSTAGE:.*]] = arith.remui %[[NEXT]], %[[TWO]] : index
 /// The prefetch sits between the barrier and the step's first product.
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: %[[NEN:.*]] = arith.andi %{{.*}}, %[[HASNEXT]] : i1
@@ -193,6 +186,15 @@
 /// each), to shared memory after this visit's products.
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: %[[NSTATS:.*]]:2 = scf.if %{{.*}} -> (f32, f32) {
+/// Then this visit: query head n / count, tile end - 1 - n mod count.
+// CHECK: arith.divui %[[N]], %[[COUNT]] : index
+// CHECK-NEXT: %[[I:.*]] = arith.remui %[[N]], %[[COUNT]] : index
+// CHECK: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])[%[[END]]]
+/// An edge visit (t outside [IB, IE)) masks P cell by cell; an interior one
+/// branches around the mask.
+// CHECK: %[[BELOW:.*]] = arith.cmpi ult, %[[T]], %[[IB]] : index
+// CHECK-NEXT: %[[ABOVE:.*]] = arith.cmpi uge, %[[T]], %[[IE]] : index
+// CHECK-NEXT: %[[EDGE:.*]] = arith.ori %[[BELOW]], %[[ABOVE]] : i1
 /// This visit reads its own stage: S^T and dP^T, Tq/8 * d/16 = 32 products
 /// each, against Q and dO of stage n mod 2.
 // CHECK: nvgpu.ldmatrix %[[KS]][
@@ -259,8 +261,9 @@ func.func @window(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1
 // CHECK: affine.min #[[QE]](%[[U]])
 // CHECK: affine.max #[[QIB]](%[[U]])
 // CHECK: affine.min #[[QE]](%[[U]])
+// CHECK: %[[COUNT:.*]] = arith.subi
 // CHECK: scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
-// CHECK: %[[I:.*]] = arith.remui %[[N]], %{{.*}} : index
+// CHECK: %[[I:.*]] = arith.remui %[[N]], %[[COUNT]] : index
 // CHECK: %[[T:.*]] = affine.apply #[[DOWN]](%[[I]])
 // CHECK: %[[TURNV:.*]] = affine.apply #[[TURN]](%[[U]], %[[T]])
 // CHECK: arith.index_cast %[[TURNV]] : index to i32
@@ -321,7 +324,8 @@ func.func @bottom_right(%q: tensor<1x2x?x64xf16>, %k: tensor<1x2x?x64xf16>, %lse
 // CHECK: %[[COUNT:.*]] = arith.subi
 // CHECK: %[[STEPS:.*]] = arith.muli %[[GROUP]], %[[COUNT]] : index
 // CHECK: scf.for %[[N:.*]] = %{{.*}} to %[[STEPS]] step
-// CHECK-NEXT: %[[INGROUP:.*]] = arith.divui %[[N]], %[[COUNT]] : index
+/// (after the next visit's fetch)
+// CHECK: %[[INGROUP:.*]] = arith.divui %[[N]], %[[COUNT]] : index
 // CHECK-NEXT: arith.remui %[[N]], %[[COUNT]] : index
 // CHECK-NEXT: %[[FIRSTHEAD:.*]] = arith.muli %[[KVH]], %[[GROUP]] : index
 // CHECK-NEXT: %[[HEAD:.*]] = arith.addi %[[FIRSTHEAD]], %[[INGROUP]] : index

@@ -19,8 +19,11 @@
 #include "SdpaDialect/Conversion/BandCellTest.h"
 #include "SdpaDialect/Conversion/KernelArith.h"
 #include "SdpaDialect/Conversion/SdpaGradToGPU.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <functional>
 
 namespace mlir::sdpa::detail {
 
@@ -93,6 +96,31 @@ protected:
                       Value stage = Value(), Value enabled = Value());
   /// Waits until all cp.async groups have landed.
   void waitAll(Value group);
+
+  /// What a fetch leaves for after the step that issued it has computed
+  /// (bwd_main stores the row stats it loaded); may be empty.
+  using FetchFinish = std::function<void()>;
+  /// Issues the copies of step `index`'s tiles into shared stage `stage`;
+  /// `enabled` (an optional i1) false: a fetch past the walk's end, whose
+  /// index repeats the last step's so that every coordinate stays in range,
+  /// zero-fills.
+  using StepFetch =
+      function_ref<FetchFinish(Value index, Value stage, Value enabled)>;
+  /// Step `index` on its tiles in `stage`: returns the new loop values.
+  using StepCompute = function_ref<SmallVector<Value>(
+      Value index, Value stage, ValueRange iterArgs)>;
+  /// The loop over [begin, end) of a kernel that streams one tile per step
+  /// through `stages` (1 or 2) shared stages, step i's in stage i mod
+  /// stages. With 2 the first step's tiles are fetched before the loop
+  /// (when it runs), and step i waits for its tiles, passes a barrier
+  /// (every warp is done with step i - 1, whose stage step i + 1 takes),
+  /// fetches step i + 1's, computes, then finishes that fetch. With 1 step
+  /// i passes a barrier, fetches its own tiles, waits, passes a barrier and
+  /// computes. Every copy has landed after the loop. `group` names any copy
+  /// group (a wait counts groups).
+  scf::ForOp emitStreamedWalk(Value begin, Value end, int64_t stages,
+                              Value group, ValueRange init, StepFetch fetch,
+                              StepCompute compute);
 
   /// ldmatrix of the A fragment (16 x 16) at [row0, col0] of `smem` (of its
   /// `stage`, when staged).

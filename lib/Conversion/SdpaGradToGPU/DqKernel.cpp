@@ -15,8 +15,9 @@
 //   dQ += dS K                            (registers, f32)
 //
 // and stores dQ * scale once. With two key stages (keyStages) the next key
-// tile's K and V are fetched while the current one computes. There are no atomics and no workspace, and
-// the sum over key tiles runs in one order: dQ is bitwise repeatable. The
+// tile's K and V are fetched while the current one computes
+// (emitStreamedWalk). There are no atomics and no workspace, and the sum
+// over key tiles runs in one order: dQ is bitwise repeatable. The
 // interior split is bwd_main's: visits of [kv_interior_begin(t),
 // kv_interior_end(t)) (every row of the tile sees every key of the tile)
 // branch around the cell mask.
@@ -181,42 +182,13 @@ private:
   }
 
   /// Issues the copies of key tile `u`'s K and V into `stage` (zero-filled
-  /// unless `enabled`); returns the group of the first.
-  Value emitFetch(Value u, Value stage, Value enabled) {
+  /// unless `enabled`).
+  void emitFetch(Value u, Value stage, Value enabled) {
     Value k0 = mul(u, idx(spec.tiles.kv));
-    Value group = copyTileAsync(args["k"], kBase, kStrideS, k0, seqKv, kSmem,
-                                spec.tiles.kv, stage, enabled);
+    copyTileAsync(args["k"], kBase, kStrideS, k0, seqKv, kSmem, spec.tiles.kv,
+                  stage, enabled);
     copyTileAsync(args["v"], vBase, vStrideS, k0, seqKv, vSmem, spec.tiles.kv,
                   stage, enabled);
-    return group;
-  }
-
-  /// One visit of key tile u, the last of the range at `kvEnd`: K(u) and
-  /// V(u) in stage u mod keyStages, the next tile's fetched while it
-  /// computes (2 stages; the first before the loop) or its own fetched first
-  /// (1); S, P, dP, dS, dQ += dS K.
-  void emitKeyTileStep(Value u, Value kvEnd, Value edge, const QueryTile &tile,
-                       const RowStats &stats, SmallVectorImpl<Value> &dQ) {
-    if (spec.keyStages == 1) {
-      // Every warp is done with the previous tile.
-      Value stage = idx(0);
-      gpu::BarrierOp::create(b);
-      emitFetch(u, stage, Value());
-      waitAll(copyGroup);
-      gpu::BarrierOp::create(b);
-      emitKeyTileProducts(u, stage, edge, tile, stats, dQ);
-      return;
-    }
-    Value stages = idx(spec.keyStages);
-    Value stage = remu(u, stages);
-    Value next = add(u, idx(1));
-    Value hasNext = cmp(arith::CmpIPredicate::ult, next, kvEnd);
-    // K(u) and V(u) have landed, and every warp is done with the previous
-    // tile, whose stage the next one takes.
-    waitAll(copyGroup);
-    gpu::BarrierOp::create(b);
-    emitFetch(next, remu(next, stages), hasNext);
-    emitKeyTileProducts(u, stage, edge, tile, stats, dQ);
   }
 
   /// S, P, dP, dS of key tile u (in `stage`) and dQ += dS K.
@@ -301,35 +273,27 @@ private:
                           seqKv);
     // dQ of the head dim's columns (its keys are the reduction: no padding).
     SmallVector<Value> dQ(spec.headDim / sm80::kMmaN, zeroAccumulator());
-    Value one = idx(1);
-    // Two stages: the first key tile's K and V, with Q and dO (zero-filled
-    // when the range is empty).
-    if (spec.keyStages != 1) {
-      Value anyTiles =
-          cmp(arith::CmpIPredicate::ult, bounds.kvBegin, bounds.kvEnd);
-      emitFetch(bounds.kvBegin, remu(bounds.kvBegin, idx(spec.keyStages)),
-                anyTiles);
-    }
-    auto loop = scf::ForOp::create(
-        b, bounds.kvBegin, bounds.kvEnd, one, dQ,
-        [&](OpBuilder &nested, Location, Value u, ValueRange iterArgs) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nested.getInsertionBlock(),
-                              nested.getInsertionPoint());
-          SmallVector<Value> acc(iterArgs);
-          // An edge visit: u outside [interior_begin, interior_end). (One op
-          // per statement: the IR's order must not depend on the compiler's
-          // argument order.)
-          Value below = cmp(arith::CmpIPredicate::ult, u, bounds.interiorBegin);
-          Value above = cmp(arith::CmpIPredicate::uge, u, bounds.interiorEnd);
-          Value edge = arith::OrIOp::create(b, below, above);
-          emitKeyTileStep(u, bounds.kvEnd, edge, tile, stats, acc);
-          scf::YieldOp::create(b, acc);
-        });
+    auto fetch = [&](Value u, Value stage, Value enabled) -> FetchFinish {
+      emitFetch(u, stage, enabled);
+      return {};
+    };
+    auto compute = [&](Value u, Value stage,
+                       ValueRange iterArgs) -> SmallVector<Value> {
+      SmallVector<Value> acc(iterArgs);
+      // An edge visit: u outside [interior_begin, interior_end). (One op per
+      // statement: the IR's order must not depend on the compiler's
+      // argument order.)
+      Value below = cmp(arith::CmpIPredicate::ult, u, bounds.interiorBegin);
+      Value above = cmp(arith::CmpIPredicate::uge, u, bounds.interiorEnd);
+      Value edge = arith::OrIOp::create(b, below, above);
+      emitKeyTileProducts(u, stage, edge, tile, stats, acc);
+      return acc;
+    };
+    // (With an empty key range the walk's last wait lands Q and dO.)
+    scf::ForOp loop = emitStreamedWalk(bounds.kvBegin, bounds.kvEnd,
+                                       spec.keyStages, copyGroup, dQ, fetch,
+                                       compute);
     loop->setAttr("sdpa.kv_loop", b.getUnitAttr());
-    // The last (disabled) fetch, or with an empty key range every copy,
-    // lands here.
-    waitAll(copyGroup);
     emitStoreDq(tile, SmallVector<Value>(loop.getResults()));
   }
 

@@ -13,6 +13,7 @@
 #include "SdpaDialect/Conversion/SharedTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -101,6 +102,57 @@ Value KernelBuilderBase::copyTileAsync(Value global, Value base, Value strideS,
 
 void KernelBuilderBase::waitAll(Value group) {
   waitAsyncGroups(*this, group, 0);
+}
+
+scf::ForOp KernelBuilderBase::emitStreamedWalk(Value begin, Value end,
+                                               int64_t stages, Value group,
+                                               ValueRange init, StepFetch fetch,
+                                               StepCompute compute) {
+  assert((stages == 1 || stages == 2) && "one or two shared stages");
+  Value one = idx(1);
+  Value stageCount = idx(stages);
+  auto finish = [](const FetchFinish &done) {
+    if (done)
+      done();
+  };
+  if (stages != 1) {
+    Value anySteps = cmp(arith::CmpIPredicate::ult, begin, end);
+    scf::IfOp::create(b, anySteps, [&](OpBuilder &, Location) {
+      finish(fetch(begin, remu(begin, stageCount), Value()));
+      scf::YieldOp::create(b);
+    });
+  }
+  auto loop = scf::ForOp::create(
+      b, begin, end, one, init,
+      [&](OpBuilder &nested, Location, Value i, ValueRange iterArgs) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        Value stage = remu(i, stageCount);
+        SmallVector<Value> results;
+        if (stages == 1) {
+          gpu::BarrierOp::create(b);
+          finish(fetch(i, stage, Value()));
+          waitAll(group);
+          gpu::BarrierOp::create(b);
+          results = compute(i, stage, iterArgs);
+        } else {
+          waitAll(group);
+          gpu::BarrierOp::create(b);
+          // (One op per statement: the IR's order must not depend on the
+          // compiler's argument order.)
+          Value next = add(i, one);
+          Value hasNext = cmp(arith::CmpIPredicate::ult, next, end);
+          Value nextStage = remu(next, stageCount);
+          Value fetched = select(hasNext, next, i);
+          FetchFinish done = fetch(fetched, nextStage, hasNext);
+          results = compute(i, stage, iterArgs);
+          finish(done);
+        }
+        scf::YieldOp::create(b, results);
+      });
+  waitAll(group);
+  return loop;
 }
 
 Value KernelBuilderBase::loadA(Value smem, Value row0, Value col0,

@@ -77,26 +77,6 @@ GradAccumulators GradAccumulators::unflatten(ValueRange values) {
   return acc;
 }
 
-/// Emits `scf.for` over [lo, hi) carrying `acc`, with `body` building the
-/// step at `b`'s insertion point; tags the loop with `tag`.
-static void forLoop(ImplicitLocOpBuilder &b, Value lo, Value hi,
-                    GradAccumulators &acc, StringRef tag,
-                    function_ref<void(Value, GradAccumulators &)> body) {
-  Value one = arith::ConstantIndexOp::create(b, 1);
-  auto loop = scf::ForOp::create(
-      b, lo, hi, one, acc.flatten(),
-      [&](OpBuilder &nested, Location, Value iv, ValueRange iterArgs) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nested.getInsertionBlock(),
-                            nested.getInsertionPoint());
-        GradAccumulators inner = GradAccumulators::unflatten(iterArgs);
-        body(iv, inner);
-        scf::YieldOp::create(b, inner.flatten());
-      });
-  loop->setAttr(tag, b.getUnitAttr());
-  acc = GradAccumulators::unflatten(loop.getResults());
-}
-
 void MainKernelBuilder::emitSetup() {
   seqQMax = seqQ = argIndex("seq_q");
   seqKv = argIndex("seq_kv");
@@ -448,68 +428,36 @@ void MainKernelBuilder::build(gpu::GPUFuncOp func) {
 void MainKernelBuilder::emitColumnPass(Value count,
                                        const BackwardBounds &bounds,
                                        GradAccumulators &acc, int64_t pass) {
-  // The visits of every query head of the group, in one loop: the fetch of
+  // The visits of every query head of the group, in one walk: the fetch of
   // a head's first tile overlaps its predecessor's last.
   Value steps = mul(group, count);
-  Value zero = idx(0), one = idx(1);
-  Value stages = idx(spec.queryStages);
-  bool prefetch = spec.queryStages != 1;
-  // Two stages: visit 0, if there is one, is fetched before the loop (with
-  // none, count may be 0: no visit's coordinates exist).
-  if (prefetch) {
-    // Every warp is done with the previous pass's last visit, whose stage
-    // may be 0.
-    if (pass != 0)
-      gpu::BarrierOp::create(b);
-    Value anySteps = cmp(arith::CmpIPredicate::ugt, steps, zero);
-    scf::IfOp::create(b, anySteps, [&](OpBuilder &, Location) {
-      storeRowStats(emitFetch(emitVisit(zero, count, bounds), zero, Value()),
-                    zero);
-      scf::YieldOp::create(b);
-    });
-  }
-  forLoop(b, zero, steps, acc, "sdpa.q_loop",
-          [&](Value n, GradAccumulators &stepAcc) {
-            QueryVisit visit = emitVisit(n, count, bounds);
-            Value stage = remu(n, stages);
-            // An edge visit: t outside [interior_begin, end). (One op per
-            // statement: the IR's order must not depend on the compiler's
-            // argument order.)
-            Value below =
-                cmp(arith::CmpIPredicate::ult, visit.t, bounds.interiorBegin);
-            Value above =
-                cmp(arith::CmpIPredicate::uge, visit.t, bounds.interiorEnd);
-            Value edge = arith::OrIOp::create(b, below, above);
-
-            if (!prefetch) {
-              // Every warp is done with the previous visit (its tiles, dS
-              // and dQ adds); this one's tiles come in.
-              gpu::BarrierOp::create(b);
-              storeRowStats(emitFetch(visit, stage, Value()), stage);
-              waitAll(copyGroup);
-              gpu::BarrierOp::create(b);
-              emitQueryTileStep(visit, stage, edge, stepAcc, pass);
-              return;
-            }
-            // This visit's tiles have landed, and every warp is done with
-            // the previous visit, whose stage the next one takes: its
-            // copies and row-stat loads are in flight while this one
-            // computes. After the last visit, the last one again, its
-            // fetch disabled: every coordinate stays in range.
-            waitAll(copyGroup);
-            gpu::BarrierOp::create(b);
-            Value next = add(n, one);
-            Value hasNext = cmp(arith::CmpIPredicate::ult, next, steps);
-            QueryVisit nextVisit =
-                emitVisit(select(hasNext, next, n), count, bounds);
-            Value nextStage = remu(next, stages);
-            PendingRowStats fetched = emitFetch(nextVisit, nextStage, hasNext);
-            emitQueryTileStep(visit, stage, edge, stepAcc, pass);
-            storeRowStats(fetched, nextStage);
-          });
-  // Every copy (the last, disabled fetch; K and V of an empty walk) lands
-  // before the next pass reuses a stage.
-  waitAll(copyGroup);
+  // Two stages: every warp is done with the previous pass's last visit,
+  // whose stage the first fetch may take.
+  if (spec.queryStages != 1 && pass != 0)
+    gpu::BarrierOp::create(b);
+  auto fetch = [&](Value n, Value stage, Value enabled) -> FetchFinish {
+    PendingRowStats stats =
+        emitFetch(emitVisit(n, count, bounds), stage, enabled);
+    return [this, stats, stage] { storeRowStats(stats, stage); };
+  };
+  auto compute = [&](Value n, Value stage,
+                     ValueRange iterArgs) -> SmallVector<Value> {
+    QueryVisit visit = emitVisit(n, count, bounds);
+    // An edge visit: t outside [interior_begin, end). (One op per
+    // statement: the IR's order must not depend on the compiler's argument
+    // order.)
+    Value below = cmp(arith::CmpIPredicate::ult, visit.t, bounds.interiorBegin);
+    Value above = cmp(arith::CmpIPredicate::uge, visit.t, bounds.interiorEnd);
+    Value edge = arith::OrIOp::create(b, below, above);
+    GradAccumulators stepAcc = GradAccumulators::unflatten(iterArgs);
+    emitQueryTileStep(visit, stage, edge, stepAcc, pass);
+    return stepAcc.flatten();
+  };
+  scf::ForOp loop =
+      emitStreamedWalk(idx(0), steps, spec.queryStages, copyGroup,
+                       acc.flatten(), fetch, compute);
+  loop->setAttr("sdpa.q_loop", b.getUnitAttr());
+  acc = GradAccumulators::unflatten(loop.getResults());
 }
 
 void MainKernelBuilder::emitProgram() {

@@ -68,8 +68,8 @@ private:
                             Value enabled);
   /// Stores fetched row stats into `stage` of the LSE and Delta buffers.
   void storeRowStats(const PendingRowStats &stats, Value stage);
-  /// The walk of one column pass: every visit, its next visit's tiles
-  /// fetched while it computes (queryStages = 2) or after it (1).
+  /// The walk of one column pass over every visit (emitStreamedWalk, its
+  /// tiles in queryStages stages).
   void emitColumnPass(Value count, const BackwardBounds &bounds,
                       GradAccumulators &acc, int64_t pass);
   /// One visit in column pass `pass`, its Q, dO and row stats in `stage`:
