@@ -30,7 +30,7 @@ mlir::sdpa::getDefaultForwardTiles(int64_t headDim,
   if (narrow && headDim > 32)
     return {{64, 32}, 4};
   if (!narrow && headDim > 96)
-    return {{128, 64}, 8};
+    return {{128, 32}, 4};
   return {{64, 64}, 4};
 }
 

@@ -8,10 +8,10 @@
 /// quad-reduced sum before O = acc / l and LSE = sink + (m - s' + log2 l) ln 2
 /// (exactly the sink for a row without a visible key). GQA (8
 /// query heads over 2) and THD take the same path. Tiles are the default
-/// tile rule's: 64 x 32 for the 128-key window at d 64, 128 x 64 for the
+/// tile rule's: 64 x 32 for the 128-key window at d 64, 128 x 32 for the
 /// unbounded THD band at d 128.
 // CHECK: sdpa_fwd_0 = "sdpa-artifact 1\0Adirection forward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 32\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Asinks 1\0Akernel sdpa_fwd_0 forward\0A{{.*}}param lse ptr\0Aparam sinks ptr\0Aparam seq_q i32
-// CHECK-SAME: sdpa_fwd_1 = "sdpa-artifact 1\0Adirection forward\0Adtype bf16\0Ahead_dim 128\0Atile_q 128\0Atile_kv 64\0Aband inf inf bottom_right\0Ascale 0.088388347648318433\0Avarlen 1\0Asinks 1\0Akernel sdpa_fwd_1 forward\0A{{.*}}param lse ptr\0Aparam sinks ptr\0Aparam cu_seqlens_q ptr\0Aparam cu_seqlens_kv ptr\0Aparam seq_q i32
+// CHECK-SAME: sdpa_fwd_1 = "sdpa-artifact 1\0Adirection forward\0Adtype bf16\0Ahead_dim 128\0Atile_q 128\0Atile_kv 32\0Aband inf inf bottom_right\0Ascale 0.088388347648318433\0Avarlen 1\0Asinks 1\0Akernel sdpa_fwd_1 forward\0A{{.*}}param lse ptr\0Aparam sinks ptr\0Aparam cu_seqlens_q ptr\0Aparam cu_seqlens_kv ptr\0Aparam seq_q i32
 
 // CHECK-LABEL: func.func @gqa
 func.func @gqa(%q: tensor<1x8x?x64xf16>, %k: tensor<1x2x?x64xf16>, %s: tensor<8xf32>) -> tensor<1x8x?x64xf16> {

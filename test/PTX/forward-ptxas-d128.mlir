@@ -12,12 +12,13 @@
 
 /// head_dim 128 with key tiles of 32 (64x64 tiles spill a few bytes in
 /// bf16); the query tile is the default tile rule's: 64 rows for the 128-key
-/// windows (cfg0, cfg2), 128 rows and 8 warps for full attention (cfg1,
-/// cfg3). Under the rule alone (%t/rule) full attention at d 128 is
-/// 128x64 with 8 warps (256 threads); the windows are 64x32 as above.
+/// windows (cfg0, cfg2), 128 rows and 4 warps (two m16 row tiles each, Q
+/// fragments loaded per key tile) for full attention (cfg1, cfg3). Under
+/// the rule alone (%t/rule) full attention at d 128 is 128x32 with 4 warps
+/// (128 threads); the windows are 64x32 as above.
 // RULE: tile_q 128
-// RULE-NEXT: tile_kv 64
-// RULE: block 256 1 1
+// RULE-NEXT: tile_kv 32
+// RULE: block 128 1 1
 /// Every configuration's PTX assembles for sm_80 with no spills and no local
 /// memory (a stack frame would be local memory).
 // CHECK: Compiling entry function 'sdpa_fwd_{{[0-9]}}' for 'sm_80'

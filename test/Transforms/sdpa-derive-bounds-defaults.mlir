@@ -66,10 +66,10 @@ func.func @fwd_d128_band512(%q: tensor<1x2x?x128xf16>) -> tensor<1x2x?x128xf16> 
 
 // -----
 
-/// 513 keys at d 128: wide, 128 x 64 (the heavy case's rule).
+/// 513 keys at d 128: wide, 128 x 32 (the heavy case's rule).
 // CHECK-LABEL: func @fwd_d128_band513
 // CHECK: schedule = #sdpa.schedule<tile_q = 128
-// CHECK-SAME: tile_kv = 64,
+// CHECK-SAME: tile_kv = 32,
 // KV16-LABEL: func @fwd_d128_band513
 // KV16: schedule = #sdpa.schedule<tile_q = 128
 // KV16-SAME: tile_kv = 16,
@@ -81,10 +81,10 @@ func.func @fwd_d128_band513(%q: tensor<1x2x?x128xf16>) -> tensor<1x2x?x128xf16> 
 
 // -----
 
-/// The heavy window (d 128, 4096 keys): 128 x 64.
+/// The heavy window (d 128, 4096 keys): 128 x 32.
 // CHECK-LABEL: func @fwd_d128_window4096
 // CHECK: schedule = #sdpa.schedule<tile_q = 128
-// CHECK-SAME: tile_kv = 64,
+// CHECK-SAME: tile_kv = 32,
 // KV16-LABEL: func @fwd_d128_window4096
 // KV16: schedule = #sdpa.schedule<tile_q = 128
 // KV16-SAME: tile_kv = 16,

@@ -75,10 +75,10 @@ TEST(KernelDefaults, ForwardRule) {
   expect(40, 1, 64, 32, 4);
   expect(96, 512, 64, 32, 4);
   expect(128, 512, 64, 32, 4);
-  // Wide at d 97..128: 128 x 64, 8 warps (heavy d 128 window 4096 measured).
-  expect(128, kWide, 128, 64, 8);
-  expect(97, 513, 128, 64, 8);
-  expect(128, 4096, 128, 64, 8);
+  // Wide at d 97..128: 128 x 32, 4 warps (heavy d 128 window 4096 measured).
+  expect(128, kWide, 128, 32, 4);
+  expect(97, 513, 128, 32, 4);
+  expect(128, 4096, 128, 32, 4);
   // Otherwise as before: 64 x 64, 4 warps.
   expect(64, kWide, 64, 64, 4);
   expect(96, 513, 64, 64, 4);
@@ -97,10 +97,15 @@ TEST(KernelDefaults, ForwardRule) {
 
 TEST(KernelDefaults, ForwardWarpsFollowTileQ) {
   ForwardDefaults wide = getDefaultForwardTiles(128, kWide);
-  EXPECT_EQ(getDefaultForwardWarps(wide, 128), 8);
+  EXPECT_EQ(getDefaultForwardWarps(wide, 128, false), 4);
   // An explicit tile-q other than the rule's keeps the fixed 4 warps.
-  EXPECT_EQ(getDefaultForwardWarps(wide, 64), kFallbackForwardWarps);
-  EXPECT_EQ(getDefaultForwardWarps(getDefaultForwardTiles(64, 128), 64), 4);
+  EXPECT_EQ(getDefaultForwardWarps(wide, 64, false), kFallbackForwardWarps);
+  EXPECT_EQ(getDefaultForwardWarps(getDefaultForwardTiles(64, 128), 64, false),
+            4);
+  // Capped logits with sinks: one m16 row tile per warp where 8 warps allow.
+  EXPECT_EQ(getDefaultForwardWarps(wide, 128, true), 8);
+  EXPECT_EQ(getDefaultForwardWarps(wide, 64, true), 4);
+  EXPECT_EQ(getDefaultForwardWarps(wide, 256, true), 4);
 }
 
 /// The backward rule, both dQ modes.

@@ -24,6 +24,8 @@ constexpr int64_t kNarrowBandKeys = 512;
 /// The forward's warps when tile-q is not the rule's own (the fixed default
 /// before the rule).
 constexpr int64_t kFallbackForwardWarps = 4;
+/// The most warps a default gives a forward kernel (256 threads).
+constexpr int64_t kMaxForwardWarps = 8;
 
 /// The most keys one query row of `band` can see: left + right + 1 for a
 /// band bounded on both sides, else `seqKv` when the key length is static;
@@ -49,8 +51,10 @@ struct ForwardDefaults {
 ///   band <= 512 keys, head_dim <= 128   64 x 32, 4 warps
 ///       gpt-oss (d 64, window 128) 16k/32k: 0.162/0.315 ms against
 ///       0.170/0.330 at 64 x 64 (Flex 0.188/0.360)
-///   wider band, head_dim 97..128        128 x 64, 8 warps
-///       heavy (d 128, window 4096) 16k: 3.394 ms against 3.694 at 64 x 32
+///   wider band, head_dim 97..128        128 x 32, 4 warps (two m16 row
+///       tiles per warp, Q fragments loaded per key tile; 2026-12-04)
+///       heavy (d 128, window 4096) 16k: 3.222 ms against 3.607 at
+///       128 x 32 with 8 warps (Flex 2.442); 128 x 64 with 4 warps spills
 ///   otherwise                           64 x 64, 4 warps (as before)
 ///
 /// and where those spill or do not fit (ptxas 13.0, sm_80; tile-q 64 with 4
@@ -67,10 +71,17 @@ ForwardDefaults getDefaultForwardTiles(int64_t headDim,
                                        std::optional<int64_t> bandWidth);
 
 /// The forward's warps for a kernel of `tileQ` query rows: the rule's own
-/// when tileQ is the rule's tile-q, else kFallbackForwardWarps.
+/// when tileQ is the rule's tile-q, else kFallbackForwardWarps. Logits both
+/// capped and with sinks take one m16 row tile per warp where tileQ allows
+/// it: at two row tiles, head_dim 128 spills 4 bytes (ptxas 13.0, bf16,
+/// 128 x 32, 2026-12-04).
 inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
-                                      int64_t tileQ) {
-  return tileQ == rule.tiles.q ? rule.warps : kFallbackForwardWarps;
+                                      int64_t tileQ, bool cappedWithSinks) {
+  int64_t warps = tileQ == rule.tiles.q ? rule.warps : kFallbackForwardWarps;
+  if (cappedWithSinks && tileQ % 16 == 0 && tileQ / 16 > warps &&
+      tileQ / 16 <= kMaxForwardWarps)
+    warps = tileQ / 16;
+  return warps;
 }
 
 /// The default backward tiles, from the same sweep:

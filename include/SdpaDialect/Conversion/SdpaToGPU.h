@@ -64,6 +64,12 @@ struct ForwardKernelSpec {
   /// measured for gpt-oss.
   std::optional<int64_t> minBlocksPerSm;
   static constexpr int64_t kMaxRegistersSmallHeadDim = 168;
+  /// The warp's Q A-fragments stay in registers for the whole kernel (one
+  /// m16 row tile per warp), else each key tile loads them again from the
+  /// shared Q tile, one k16 block at a time (getForwardKernelSpec's rule):
+  /// resident, two row tiles at head_dim 128 hold 64 registers that the
+  /// accumulators of 32 rows need.
+  bool queryFragmentsResident = true;
 
   int64_t threads() const { return warps * sm80::kWarpSize; }
   int64_t rowsPerWarp() const { return tiles.q / warps; }

@@ -235,7 +235,8 @@ void ForwardKernelBuilder::build(gpu::GPUFuncOp func) {
   copyKvTileAsync(v, vBase, vStrideS, kvBegin, vSmem, stage);
   waitGroups(1);
   gpu::BarrierOp::create(b);
-  qFrags = loadQueryFragments();
+  if (spec.queryFragmentsResident)
+    qFrags = loadQueryFragments();
 
   SoftmaxState state = initialState();
   emitTileLoop(kvBegin, interiorBegin, /*masked=*/true, state);

@@ -78,7 +78,9 @@ private:
   void waitGroups(int64_t pending);
 
   //===--- Fragments.cpp --------------------------------------------------===//
-  /// Q A-fragments [rowTile][k16 block], loaded once.
+  /// The Q A-fragment of row tile `mt` for the k16 block `kk`.
+  Value loadQueryFragment(int64_t mt, int64_t kk);
+  /// Q A-fragments [rowTile][k16 block], loaded once (resident Q only).
   SmallVector<Value> loadQueryFragments();
   /// K B-fragments of key block j (8 keys) for the k16 blocks 2*kk2, 2*kk2+1.
   std::pair<Value, Value> loadKeyFragmentPair(Value stage, int64_t j,

@@ -46,17 +46,19 @@ static std::pair<Value, Value> splitPair(ImplicitLocOpBuilder &b,
   return {half(0), half(2)};
 }
 
-SmallVector<Value> ForwardKernelBuilder::loadQueryFragments() {
+Value ForwardKernelBuilder::loadQueryFragment(int64_t mt, int64_t kk) {
   LdMatrixShape shape = LdMatrixShape::a();
   LdMatrixLaneOffset offset = emitLdMatrixLaneOffset(b, shape, lane);
+  Value r = add(warpRow0, idx(mt * sm80::kMmaM));
+  Value c = idx(kk * sm80::kMmaK);
+  return createLdMatrix(b, shape, qSmem, {}, r, c, offset);
+}
+
+SmallVector<Value> ForwardKernelBuilder::loadQueryFragments() {
   SmallVector<Value> frags;
-  for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
-    Value r = add(warpRow0, idx(mt * sm80::kMmaM));
-    for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk) {
-      Value c = idx(kk * sm80::kMmaK);
-      frags.push_back(createLdMatrix(b, shape, qSmem, {}, r, c, offset));
-    }
-  }
+  for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt)
+    for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk)
+      frags.push_back(loadQueryFragment(mt, kk));
   return frags;
 }
 

@@ -65,6 +65,8 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
            << spec.sharedBytes() << " bytes, at most "
            << sm80::kMaxSharedBytes;
 
+  spec.queryFragmentsResident = spec.rowTilesPerWarp() == 1;
+
   spec.band = op.getMaskAttr().getBand();
   if (spec.mmaHeadDim <= 64 &&
       !isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt)))

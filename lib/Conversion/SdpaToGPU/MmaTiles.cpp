@@ -3,7 +3,8 @@
 // Every product is a sequence of m16n8k16 mma.sync with f32 accumulation
 // (createMmaSyncM16N8K16, shared with the backward kernels).
 // B fragments are loaded once per key (or value) block and reused by every
-// row tile of the warp.
+// row tile of the warp; Q fragments, where they are not resident, once per
+// k16 block and key tile and reused by every key block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,29 +30,53 @@ Scores ForwardKernelBuilder::computeScores(Value stage) {
   Value zero = arith::ConstantOp::create(
       b, accType, DenseElementsAttr::get(accType, b.getF32FloatAttr(0.0)));
 
-  Scores scores(rowTiles * 2 * colBlocks * 2);
-  for (int64_t j = 0; j < colBlocks; ++j) {
-    SmallVector<Value> accs(rowTiles, zero);
-    for (int64_t kk2 = 0; kk2 < kBlocks / 2; ++kk2) {
+  // The Q A-fragments of k16 block kk: resident in registers, or loaded
+  // from shared memory for this key tile (ForwardKernelSpec::
+  // queryFragmentsResident).
+  auto queryFragments = [&](int64_t kk) {
+    SmallVector<Value> frags;
+    for (int64_t mt = 0; mt < rowTiles; ++mt)
+      frags.push_back(spec.queryFragmentsResident
+                          ? qFrags[mt * kBlocks + kk]
+                          : loadQueryFragment(mt, kk));
+    return frags;
+  };
+  // accs[mt * colBlocks + j]: rows of row tile mt against key block j. The
+  // reduction over head_dim is the outer loop, so that a loaded Q fragment
+  // serves every key block and a loaded K fragment every row tile.
+  SmallVector<Value> accs(rowTiles * colBlocks, zero);
+  for (int64_t kk2 = 0; kk2 < kBlocks / 2; ++kk2) {
+    SmallVector<Value> a0 = queryFragments(2 * kk2);
+    SmallVector<Value> a1 = queryFragments(2 * kk2 + 1);
+    for (int64_t j = 0; j < colBlocks; ++j) {
       auto [b0, b1] = loadKeyFragmentPair(stage, j, kk2);
       for (int64_t mt = 0; mt < rowTiles; ++mt) {
-        accs[mt] = mma(qFrags[mt * kBlocks + 2 * kk2], b0, accs[mt]);
-        accs[mt] = mma(qFrags[mt * kBlocks + 2 * kk2 + 1], b1, accs[mt]);
+        Value &acc = accs[mt * colBlocks + j];
+        acc = mma(a0[mt], b0, acc);
+        acc = mma(a1[mt], b1, acc);
       }
     }
-    // An odd number of k16 blocks (head_dim an odd multiple of 16: 80, 112,
-    // ...) ends with one block of its own.
-    if (kBlocks % 2 != 0) {
+  }
+  // An odd number of k16 blocks (head_dim an odd multiple of 16: 80, 112,
+  // ...) ends with one block of its own.
+  if (kBlocks % 2 != 0) {
+    SmallVector<Value> a = queryFragments(kBlocks - 1);
+    for (int64_t j = 0; j < colBlocks; ++j) {
       Value bLast = loadKeyFragment(stage, j, kBlocks - 1);
-      for (int64_t mt = 0; mt < rowTiles; ++mt)
-        accs[mt] = mma(qFrags[mt * kBlocks + kBlocks - 1], bLast, accs[mt]);
+      for (int64_t mt = 0; mt < rowTiles; ++mt) {
+        Value &acc = accs[mt * colBlocks + j];
+        acc = mma(a[mt], bLast, acc);
+      }
     }
-    for (int64_t mt = 0; mt < rowTiles; ++mt)
+  }
+
+  Scores scores(rowTiles * 2 * colBlocks * 2);
+  for (int64_t mt = 0; mt < rowTiles; ++mt)
+    for (int64_t j = 0; j < colBlocks; ++j)
       for (int64_t half = 0; half < 2; ++half)
         for (int64_t e = 0; e < 2; ++e)
           scores[scoreIndex(mt, half, j, e)] = vector::ExtractOp::create(
-              b, accs[mt], ArrayRef<int64_t>{half, e});
-  }
+              b, accs[mt * colBlocks + j], ArrayRef<int64_t>{half, e});
   return scores;
 }
 
