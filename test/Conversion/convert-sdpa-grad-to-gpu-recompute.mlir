@@ -1,13 +1,27 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=NOACC --implicit-check-not=dq_accum --implicit-check-not=relay_counters --implicit-check-not=llvm.atomicrmw --implicit-check-not=bwd_dq_convert
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ACC
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=ROWTILES
+
+/// bwd_dq's two row tiles per warp: in the key loop, the Q A-fragments of
+/// both row tiles (rows warpRow0 and warpRow0 + 16) are loaded, then each K
+/// B-fragment (x2, from the staged K tile) feeds one mma.sync per row tile.
+// ROWTILES-LABEL: gpu.func @sdpa_bwd_dq(
+// ROWTILES: scf.for
+// ROWTILES: %[[A0:.+]] = nvgpu.ldmatrix %{{.+}} : memref<64x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// ROWTILES: %[[A1:.+]] = nvgpu.ldmatrix %{{.+}} : memref<64x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// ROWTILES: %[[B:.+]] = nvgpu.ldmatrix %{{.+}} {numTiles = 2 : i32, transpose = false} : memref<2x64x72xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// ROWTILES-NEXT: nvgpu.mma.sync(%[[A0]], %[[B]], %{{.+}})
+// ROWTILES-NEXT: nvgpu.mma.sync(%[[A1]], %[[B]], %{{.+}})
 
 /// dq-mode=default picks recompute for a band of at most 512 keys up to
 /// head_dim 64 (lib/Analysis/KernelDefaults.cpp): a causal window of 128 keys
 /// (L = 127, R = 0), top-left, d 64, dynamic lengths, tiles 64 x 64 (the
 /// default tile rule's narrow pick). The kernels: bwd_preprocess (Delta
 /// only: no dq_accum to zero), bwd_main (dK, dV only) and bwd_dq, one
-/// program per query tile, 4 warps of 16 rows, Q, dO tiles of 64 x (64 + 8)
+/// program per query tile, 2 warps of 32 rows (two m16 row tiles each: mma
+/// width 64 <= 64 and tile_q 64, BackwardKernelSpec::dqRowTiles), 64
+/// threads, Q, dO tiles of 64 x (64 + 8)
 /// f16 in shared memory (9216 bytes each) and K, V tiles in 2 stages (mma
 /// width 64 <= 96, and it fits): 2 * 9216 + 2 * 2 * 9216 = 55296 bytes.
 /// bwd_main keeps its layout (2 stages of Q, dO and the row stats; the dS
@@ -27,7 +41,7 @@
 // CHECK-DAG: #[[KVIE:.*]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 64, d0)>
 // CHECK: sdpa.artifacts = {sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 0\0Akernel sdpa_bwd_preprocess bwd_preprocess\0Ablock 128 1 1\0Ashared_bytes 0\0Agrid q_tiles heads_q batch\0Aparam o ptr\0Aparam do ptr\0Aparam delta ptr\0Aparam seq_q i32
 // CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 65536\0Agrid kv_tiles heads_kv batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dk ptr\0Aparam dv ptr\0Aparam seq_q i32
-// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 55296\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam seq_q i32\0Aparam seq_kv i32\0Aparam heads_q i32\0Aparam heads_kv i32
+// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 55296\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam seq_q i32\0Aparam seq_kv i32\0Aparam heads_q i32\0Aparam heads_kv i32
 /// The host program allocates dQ, dK, dV and delta (one f32 workspace) and
 /// launches the three kernels in order.
 // CHECK-LABEL: func.func @window
@@ -41,7 +55,7 @@
 /// bwd_dq: Q [64][72] at 0, dO [64][72] at 9216, K [2][64][72] at 18432,
 /// V [2][64][72] at 18432 + 2 * 9216 = 36864.
 // CHECK: gpu.func @sdpa_bwd_dq(
-// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK-SAME: known_block_size = array<i32: 64, 1, 1>
 // CHECK: %[[T:.+]] = gpu.block_id x
 // CHECK: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<64x72xf16, #gpu.address_space<workgroup>>
 // CHECK: memref.view %{{.*}}[%c9216{{(_[0-9]+)?}}][] : {{.*}} to memref<64x72xf16, #gpu.address_space<workgroup>>
@@ -120,7 +134,7 @@ func.func @deterministic(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> t
 
 /// With sinks, bwd_dq also takes the dsink partials (bwd_preprocess writes
 /// them) and stores grad_sinks in its program (0, h, 0).
-// CHECK: sdpa_bwd_0 = "{{.*}}kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 55296\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam dsink_partials ptr\0Aparam grad_sinks ptr\0Aparam seq_q i32
+// CHECK: sdpa_bwd_0 = "{{.*}}kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 55296\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam dsink_partials ptr\0Aparam grad_sinks ptr\0Aparam seq_q i32
 // CHECK: func.func @sinks
 // NOACC-LABEL: func.func @sinks
 func.func @sinks(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>, %s: tensor<2xf32>) -> tensor<2xf32> {

@@ -17,7 +17,8 @@
 /// (f16), packed sequences (bf16), and d 128 on a narrow (32 x 64) and a
 /// wide band (32 x 128: bwd_dq walks the key tile in two chunks of 64). Every
 /// kernel assembles for sm_80 without spills or local memory (measured,
-/// ptxas 13.0: bwd_dq 128-136 registers at d 64, 171 and 199 at d 128).
+/// ptxas 13.0: bwd_dq 245-247 registers at d 64, two m16 row tiles per
+/// warp; 171 and 199 at d 128).
 /// No kernel has an atomic: nothing adds into dq_accum, and the sinks'
 /// gradient is summed in a fixed order.
 
@@ -40,14 +41,14 @@
 
 /// dK, dV (bwd_main) and dQ (bwd_dq) are stored as pairs of elements at even
 /// columns: 4-byte stores (d 64: 8 blocks x 2 rows, for dK and dV 32, for dQ
-/// 16), none split into 2-byte stores.
+/// of two row tiles per warp 32), none split into 2-byte stores.
 // STORE-LABEL: .visible .entry sdpa_bwd_main(
 // STORE-NOT: st.global.b16
 // STORE-COUNT-32: st.global.b32
 // STORE-NOT: st.global
 // STORE-LABEL: .visible .entry sdpa_bwd_dq(
 // STORE-NOT: st.global.b16
-// STORE-COUNT-16: st.global.b32
+// STORE-COUNT-32: st.global.b32
 // STORE-NOT: st.global
 
 // NOATOM: .target sm_80

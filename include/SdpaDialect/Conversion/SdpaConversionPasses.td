@@ -37,8 +37,12 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
     `schedule` (else `tile-q`, `tile-kv`; each left 0, and `warps` left 0,
     takes the default tile rule of `lib/Analysis/KernelDefaults.cpp`,
     docs/Semantics.md §3.1: 64 x 32 with 4 warps for bands of at most 512
-    keys up to `D = 128`, 128 x 64 with 8 warps for wider bands at
-    `D = 97 ... 128`, else 64 x 64 with 4 warps); with `tile-q = 64` and 4 warps
+    keys up to `D = 128`, 128 x 32 with 4 warps for wider bands at
+    `D = 97 ... 128` (8 warps with both a softcap and sinks), else 64 x 64
+    with 4 warps). A warp of one m16 row tile holds its Q A-fragments in
+    registers for the whole kernel; a warp of two loads them from the
+    shared Q tile per key tile, one k16 block at a time, so that 32 rows'
+    accumulators fit at `D = 128`; with `tile-q = 64` and 4 warps
     the kernel is free of spills at `tile-kv = 64` up to `D = 96`, 32 up
     to 176 and 16 from 192 (ptxas 13.0). The maps are always the symbolic ones of the band, so one
     kernel serves every sequence length. The kernel takes bare pointers

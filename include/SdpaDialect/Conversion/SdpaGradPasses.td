@@ -54,13 +54,15 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     That is `dq-mode=accumulate`. With `dq-mode=recompute`
     (docs/Semantics.md §4.5) bwd_preprocess forms only delta, bwd_main only
     dK and dV (no dS tile written, no adds), and the third kernel is
-    `sdpa_bwd_dq`, grid `(ceil(Sq / Tq), Hq, B)`, `Tq / 16` warps (one per
-    16 query rows, Tq * 32 / 16 threads): query tile `t = blockIdx.x` keeps
+    `sdpa_bwd_dq`, grid `(ceil(Sq / Tq), Hq, B)`, one warp per `r` m16 row
+    tiles (`Tq / (16 r)` warps; `r = 2`, 32 query rows a warp, up to
+    head_dim 64 when Tq is a multiple of 32 of at least 64, else `r = 1`):
+    query tile `t = blockIdx.x` keeps
     Q and dO in shared memory and walks exactly the key tiles
     `[kv_begin(t), kv_end(t))` of the forward's schedule in ascending
     order (up to head_dim 96 with K and V in two shared stages, the next
     tile's fetched while the current one computes), per key tile (in
-    chunks of 64 keys) recomputing
+    chunks of `64 / r` keys) recomputing
     `P = exp2(scale * log2(e) * S - log2(e) * LSE)` and
     `dS = P * (dP - delta)` (the cap's derivative with a softcap) and adding
     `dS K` into a register dQ, edge visits masked, interior visits

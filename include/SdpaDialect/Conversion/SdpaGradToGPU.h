@@ -154,11 +154,17 @@ struct BackwardKernelSpec {
     return deltaOffset() + queryStages * tiles.q * 4;
   }
 
-  /// bwd_dq: one warp per 16 query rows of the tile, each holding its rows'
-  /// dQ (16 x head_dim, f32: head_dim / 2 registers per thread) beside S
-  /// and dP of a key tile (tile_kv registers); up to kMaxRecomputeHeadDim.
+  /// bwd_dq: one warp per dqRowTiles m16 row tiles (16 or 32 query rows)
+  /// of the tile, each holding its rows' dQ (16 x head_dim per row tile,
+  /// f32: head_dim / 2 registers per thread) beside S and dP of a chunk of
+  /// keys (64 / dqRowTiles keys: 64 registers); up to kMaxRecomputeHeadDim.
+  /// getBackwardKernelSpec takes two row tiles up to mma width
+  /// kMaxTwoRowTilesRecomputeHeadDim where tile_q is a multiple of 32 of at
+  /// least 64 (two warps or more).
   static constexpr int64_t kMaxRecomputeHeadDim = 128;
-  int64_t dqWarps() const { return tiles.q / sm80::kMmaM; }
+  static constexpr int64_t kMaxTwoRowTilesRecomputeHeadDim = 64;
+  int64_t dqRowTiles = 1;
+  int64_t dqWarps() const { return tiles.q / (sm80::kMmaM * dqRowTiles); }
   int64_t dqThreads() const { return dqWarps() * sm80::kWarpSize; }
   /// Byte offsets of bwd_dq's shared tiles: Q, dO ([Tq] rows), K, V
   /// ([keyStages][Tk] rows).

@@ -2,8 +2,10 @@
 //
 // The dQ kernel of dq-mode=recompute: one program per (query tile t =
 // blockIdx.x, query head h = blockIdx.y, batch b = blockIdx.z), one warp per
-// 16 query rows. Q and dO of the tile stay in shared memory, the LSE and
-// Delta of the two rows a thread's fragments hold stay in registers, and the
+// dqRowTiles m16 row tiles (16 or 32 query rows): each K, V fragment a warp
+// loads feeds every row tile of it. Q and dO of the tile stay in shared
+// memory, the LSE and Delta of the rows a thread's fragments hold stay in
+// registers, and the
 // program walks exactly the key tiles of the forward range
 // [kv_begin(t), kv_end(t)) (emitForwardBounds) in ascending order. Per key
 // tile u, with K and V of kv head h / (Hq / Hkv):
@@ -47,16 +49,22 @@ using namespace mlir::sdpa::detail;
 namespace {
 
 /// The LSE (times log2(e); +inf where the row sees nothing or is past Sq)
-/// and Delta of the two rows (fragRow, fragRow + 8) of a thread.
+/// and Delta of the two rows (fragRow, fragRow + 8) of a thread in one m16
+/// row tile.
 struct RowStats {
   Value lse2[2], delta[2];
 };
 
+/// Fragments of a warp's row tiles: [rowTile][8-column block].
+using RowTileFragments = SmallVector<SmallVector<Value>>;
+
 class DqKernelBuilder : public QueryTileKernelBuilder {
 public:
-  /// Keys of one chunk of a key tile (tile_kv is a multiple of 16, so a
-  /// chunk is too).
+  /// Keys of one chunk of a key tile at one row tile per warp (tile_kv is a
+  /// multiple of 16, so a chunk is too); at two, half as many, so that S
+  /// and dP of a chunk take the same registers.
   static constexpr int64_t kChunkKeys = 64;
+  int64_t chunkKeys() const { return kChunkKeys / spec.dqRowTiles; }
 
   DqKernelBuilder(ImplicitLocOpBuilder &b, const BackwardKernelSpec &spec)
       : QueryTileKernelBuilder(b, spec, spec.dqThreads()) {}
@@ -93,7 +101,7 @@ private:
     Value l = lane();
     fragRow = divu(l, idx(sm80::kQuadSize));
     fragCol = mul(remu(l, idx(sm80::kQuadSize)), idx(2));
-    warpRow0 = mul(warp, idx(sm80::kMmaM));
+    warpRow0 = mul(warp, idx(sm80::kMmaM * spec.dqRowTiles));
 
     Type elem = spec.elementType;
     int64_t rowElems = spec.rowElems();
@@ -106,38 +114,50 @@ private:
         sharedView(spec.dqVOffset(), {stages, spec.tiles.kv, rowElems}, elem);
   }
 
-  /// The query row of this thread's fragment row `i` (0: fragRow, 1: + 8).
-  Value threadRow(const QueryTile &tile, int64_t i) {
-    return add(tile.q0, add(warpRow0, add(fragRow, idx(8 * i))));
+  /// The query row of this thread's fragment row `i` (0: fragRow, 1: + 8)
+  /// in the warp's row tile `mt`.
+  Value threadRow(const QueryTile &tile, int64_t mt, int64_t i) {
+    return add(tile.q0,
+               add(warpRow0, add(fragRow, idx(sm80::kMmaM * mt + 8 * i))));
   }
 
-  RowStats loadRowStats(const QueryTile &tile) {
+  /// The row stats of each of the warp's row tiles.
+  SmallVector<RowStats> loadRowStats(const QueryTile &tile) {
     Value lseBase = lseRowBase(tile.batch, tile.first, tile.head);
     Value rows0 = rowStatsBase(tile.batch, tile.first, tile.head, tile.headsQ,
                                tile.seqQ);
-    RowStats stats;
-    for (int64_t i = 0; i < 2; ++i) {
-      Value row = threadRow(tile, i);
-      Value inBounds = cmp(arith::CmpIPredicate::ult, row, tile.seqQ);
-      std::tie(stats.lse2[i], stats.delta[i]) =
-          loadRowStat(lseBase, rows0, row, inBounds);
+    SmallVector<RowStats> stats(spec.dqRowTiles);
+    for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt) {
+      for (int64_t i = 0; i < 2; ++i) {
+        Value row = threadRow(tile, mt, i);
+        Value inBounds = cmp(arith::CmpIPredicate::ult, row, tile.seqQ);
+        std::tie(stats[mt].lse2[i], stats[mt].delta[i]) =
+            loadRowStat(lseBase, rows0, row, inBounds);
+      }
     }
     return stats;
   }
 
-  /// Per 8-key block j of keys [key0, key0 + keys) of the tile: the warp's
-  /// 16 rows of `rows` (Q or dO in shared memory) against those keys of
-  /// `keyRows` (K or V).
-  SmallVector<Value> rowKeyProducts(Value rows, Value keyRows, Value stage,
-                                    int64_t key0, int64_t keys) {
-    SmallVector<Value> products(keys / sm80::kMmaN, zeroAccumulator());
+  /// Per row tile mt and 8-key block j of keys [key0, key0 + keys) of the
+  /// tile: the warp's rows of `rows` (Q or dO in shared memory) against
+  /// those keys of `keyRows` (K or V). A B fragment serves every row tile.
+  RowTileFragments rowKeyProducts(Value rows, Value keyRows, Value stage,
+                                  int64_t key0, int64_t keys) {
+    RowTileFragments products(
+        spec.dqRowTiles,
+        SmallVector<Value>(keys / sm80::kMmaN, zeroAccumulator()));
     for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk) {
       Value col0 = idx(kk * sm80::kMmaK);
-      Value a = loadA(rows, warpRow0, col0);
-      for (int64_t j = 0; j < int64_t(products.size()); ++j)
-        products[j] =
-            mma(a, loadB(keyRows, idx(key0 + j * sm80::kMmaN), col0, stage),
-                products[j]);
+      SmallVector<Value> a;
+      for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+        a.push_back(
+            loadA(rows, add(warpRow0, idx(sm80::kMmaM * mt)), col0));
+      for (int64_t j = 0; j < keys / sm80::kMmaN; ++j) {
+        Value bFrag =
+            loadB(keyRows, idx(key0 + j * sm80::kMmaN), col0, stage);
+        for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+          products[mt][j] = mma(a[mt], bFrag, products[mt][j]);
+      }
     }
     return products;
   }
@@ -165,20 +185,32 @@ private:
     }
   }
 
-  /// P with the cells outside the band zeroed when `edge` holds; an interior
-  /// visit branches around the mask.
-  SmallVector<Value> emitBandMask(ArrayRef<Value> p, const QueryTile &tile,
-                                  Value k0, Value edge) {
-    // Cell (query, key) of this thread: query = q0 + 16 warp + lane / 4 +
-    // 8 i, key = k0 + 2 (lane % 4) + 8 j + e.
+  /// P of every row tile with the cells outside the band zeroed when `edge`
+  /// holds; an interior visit branches around the mask (one branch for all
+  /// row tiles).
+  RowTileFragments emitBandMask(const RowTileFragments &p,
+                                const QueryTile &tile, Value k0, Value edge) {
+    // Cell (query, key) of this thread: query = q0 + warpRow0 + 16 mt +
+    // lane / 4 + 8 i, key = k0 + 2 (lane % 4) + 8 j + e.
     auto makeTest = [&] {
-      return BandCellTest(*this, spec.band, threadRow(tile, 0),
+      return BandCellTest(*this, spec.band, threadRow(tile, 0, 0),
                           add(k0, fragCol), delta, seqKv, /*narrow=*/true);
     };
-    return QueryTileKernelBuilder::emitBandMask(
-        p, edge, makeTest, [](int64_t j, int64_t i, int64_t e) {
-          return std::pair<int64_t, int64_t>(8 * i, j * sm80::kMmaN + e);
+    int64_t blocks = p.front().size();
+    SmallVector<Value> flat;
+    for (const SmallVector<Value> &rowTile : p)
+      llvm::append_range(flat, rowTile);
+    flat = QueryTileKernelBuilder::emitBandMask(
+        flat, edge, makeTest, [&](int64_t f, int64_t i, int64_t e) {
+          int64_t mt = f / blocks, j = f % blocks;
+          return std::pair<int64_t, int64_t>(sm80::kMmaM * mt + 8 * i,
+                                             j * sm80::kMmaN + e);
         });
+    RowTileFragments masked;
+    for (int64_t mt = 0; mt < int64_t(p.size()); ++mt)
+      masked.emplace_back(flat.begin() + mt * blocks,
+                          flat.begin() + (mt + 1) * blocks);
+    return masked;
   }
 
   /// Issues the copies of key tile `u`'s K and V into `stage` (zero-filled
@@ -191,46 +223,57 @@ private:
                   stage, enabled);
   }
 
-  /// S, P, dP, dS of key tile u (in `stage`) and dQ += dS K.
+  /// S, P, dP, dS of key tile u (in `stage`) and dQ += dS K, for every row
+  /// tile of the warp (dQ[mt][dn]).
   void emitKeyTileProducts(Value u, Value stage, Value edge,
-                           const QueryTile &tile, const RowStats &stats,
-                           SmallVectorImpl<Value> &dQ) {
+                           const QueryTile &tile, ArrayRef<RowStats> stats,
+                           RowTileFragments &dQ) {
     Value k0 = mul(u, idx(spec.tiles.kv));
 
-    // The key tile in chunks of kChunkKeys keys, so that S and dP of a
+    // The key tile in chunks of chunkKeys() keys, so that S and dP of a
     // chunk (kChunkKeys / 2 registers each) sit beside dQ at any tile_kv.
-    for (int64_t key0 = 0; key0 < spec.tiles.kv; key0 += kChunkKeys) {
-      int64_t keys = std::min(kChunkKeys, spec.tiles.kv - key0);
-      SmallVector<Value> p = rowKeyProducts(qSmem, kSmem, stage, key0, keys);
-      SmallVector<Value> dS = rowKeyProducts(doSmem, vSmem, stage, key0, keys);
-      formProbabilitiesAndGradients(p, dS, stats);
+    for (int64_t key0 = 0; key0 < spec.tiles.kv; key0 += chunkKeys()) {
+      int64_t keys = std::min(chunkKeys(), spec.tiles.kv - key0);
+      RowTileFragments p = rowKeyProducts(qSmem, kSmem, stage, key0, keys);
+      RowTileFragments dS = rowKeyProducts(doSmem, vSmem, stage, key0, keys);
+      for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+        formProbabilitiesAndGradients(p[mt], dS[mt], stats[mt]);
       p = emitBandMask(p, tile, add(k0, idx(key0)), edge);
-      for (int64_t j = 0; j < int64_t(p.size()); ++j)
-        for (int64_t i = 0; i < 2; ++i)
-          for (int64_t e = 0; e < 2; ++e)
-            dS[j] = insert(fmul(extract(p[j], i, e), extract(dS[j], i, e)),
-                           dS[j], i, e);
+      for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+        for (int64_t j = 0; j < int64_t(p[mt].size()); ++j)
+          for (int64_t i = 0; i < 2; ++i)
+            for (int64_t e = 0; e < 2; ++e)
+              dS[mt][j] = insert(fmul(extract(p[mt][j], i, e),
+                                      extract(dS[mt][j], i, e)),
+                                 dS[mt][j], i, e);
 
-      // dQ += dS K: the keys are the reduction (K's rows, read transposed).
+      // dQ += dS K: the keys are the reduction (K's rows, read transposed);
+      // a K^T fragment serves every row tile.
       for (int64_t kq = 0; kq < keys / sm80::kMmaK; ++kq) {
-        Value a = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
+        SmallVector<Value> a;
+        for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+          a.push_back(accumulatorsToA(dS[mt][2 * kq], dS[mt][2 * kq + 1]));
         Value row0 = idx(key0 + kq * sm80::kMmaK);
-        for (int64_t dn = 0; dn < int64_t(dQ.size()); ++dn)
-          dQ[dn] = mma(
-              a, loadBTransposed(kSmem, row0, idx(dn * sm80::kMmaN), stage),
-              dQ[dn]);
+        for (int64_t dn = 0; dn < int64_t(dQ.front().size()); ++dn) {
+          Value bFrag =
+              loadBTransposed(kSmem, row0, idx(dn * sm80::kMmaN), stage);
+          for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+            dQ[mt][dn] = mma(a[mt], bFrag, dQ[mt][dn]);
+        }
       }
     }
   }
 
-  void emitStoreDq(const QueryTile &tile, ArrayRef<Value> dQ) {
+  void emitStoreDq(const QueryTile &tile, const RowTileFragments &dQTiles) {
     Value dqBase = sliceBase("dq", tile.batch, tile.first, tile.head);
     Value dqStrideS = argIndex("dq_stride_s");
     auto pairType = VectorType::get({2}, spec.elementType);
     auto pairF32 = VectorType::get({2}, b.getF32Type());
     Value scale = vector::BroadcastOp::create(b, pairF32, f32(spec.scale));
-    for (int64_t i = 0; i < 2; ++i) {
-      Value row = threadRow(tile, i);
+    for (int64_t row2 = 0; row2 < 2 * spec.dqRowTiles; ++row2) {
+      int64_t mt = row2 / 2, i = row2 % 2;
+      ArrayRef<Value> dQ = dQTiles[mt];
+      Value row = threadRow(tile, mt, i);
       Value live = cmp(arith::CmpIPredicate::ult, row, tile.seqQ);
       scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
         Value rowBase = add(dqBase, mul(row, dqStrideS));
@@ -259,7 +302,7 @@ private:
     Value doBase = sliceBase("do", tile.batch, tile.first, tile.head);
     copyTileAsync(args["do"], doBase, argIndex("do_stride_s"), tile.q0,
                   tile.seqQ, doSmem, spec.tiles.q);
-    RowStats stats = loadRowStats(tile);
+    SmallVector<RowStats> stats = loadRowStats(tile);
     kBase = sliceBase("k", tile.batch, kvFirst, kvHead);
     vBase = sliceBase("v", tile.batch, kvFirst, kvHead);
     kStrideS = argIndex("k_stride_s");
@@ -271,15 +314,24 @@ private:
         emitForwardBounds(b, b.getLoc(), spec.schedule,
                           BoundsPolicy::ForwardKernel, tile.qTile, tile.seqQ,
                           seqKv);
-    // dQ of the head dim's columns (its keys are the reduction: no padding).
-    SmallVector<Value> dQ(spec.headDim / sm80::kMmaN, zeroAccumulator());
+    // dQ of the head dim's columns (its keys are the reduction: no padding),
+    // per row tile, flattened [rowTile][8-column block] through the loop.
+    int64_t dqBlocks = spec.headDim / sm80::kMmaN;
+    SmallVector<Value> dQ(spec.dqRowTiles * dqBlocks, zeroAccumulator());
+    auto unflatten = [&](ValueRange flat) {
+      RowTileFragments tiles;
+      for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+        tiles.emplace_back(flat.begin() + mt * dqBlocks,
+                           flat.begin() + (mt + 1) * dqBlocks);
+      return tiles;
+    };
     auto fetch = [&](Value u, Value stage, Value enabled) -> FetchFinish {
       emitFetch(u, stage, enabled);
       return {};
     };
     auto compute = [&](Value u, Value stage,
                        ValueRange iterArgs) -> SmallVector<Value> {
-      SmallVector<Value> acc(iterArgs);
+      RowTileFragments acc = unflatten(iterArgs);
       // An edge visit: u outside [interior_begin, interior_end). (One op per
       // statement: the IR's order must not depend on the compiler's
       // argument order.)
@@ -287,14 +339,17 @@ private:
       Value above = cmp(arith::CmpIPredicate::uge, u, bounds.interiorEnd);
       Value edge = arith::OrIOp::create(b, below, above);
       emitKeyTileProducts(u, stage, edge, tile, stats, acc);
-      return acc;
+      SmallVector<Value> flat;
+      for (const SmallVector<Value> &rowTile : acc)
+        llvm::append_range(flat, rowTile);
+      return flat;
     };
     // (With an empty key range the walk's last wait lands Q and dO.)
     scf::ForOp loop = emitStreamedWalk(bounds.kvBegin, bounds.kvEnd,
                                        spec.keyStages, copyGroup, dQ, fetch,
                                        compute);
     loop->setAttr("sdpa.kv_loop", b.getUnitAttr());
-    emitStoreDq(tile, SmallVector<Value>(loop.getResults()));
+    emitStoreDq(tile, unflatten(loop.getResults()));
   }
 
   Value seqKv, kvFirst, kvHead, delta;
