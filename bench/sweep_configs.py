@@ -20,10 +20,11 @@ from make_artifacts import Config
 CASES = {"gpt-oss": (64, 127), "heavy": (128, 4095)}
 
 # Left out: what ptxas spills for (at 6dc557d: heavy forward 64x64 w4, and
-# 32 rows per warp at d 128: 64x64 w2, 128x64 w4; heavy backward 64x64,
-# 64x128) or the lowering refuses (backward 16x128 at d 64: 16 rows do not
-# split among 256 threads). 128x32 w4 and 64x32 w2 at d 128 compile clean
-# since the forward loads Q fragments per key tile at two row tiles per warp.
+# 32 rows per warp at d 128: 64x64 w2, 128x64 w4) or the lowering refuses
+# (backward 16x128 at d 64: 16 rows do not split among 256 threads). 128x32
+# w4 and 64x32 w2 at d 128 compile clean since the forward loads Q fragments
+# per key tile at two row tiles per warp, the heavy backward's 64x64 and
+# 64x128 since bwd_main reduces S^T and dP^T over head_dim outermost.
 # Forward (Tq, Tk, warps): rows per warp = Tq / warps (16 or 32: one or two
 # m16 atoms per warp), keys per step Tk.
 FORWARD = {
@@ -39,21 +40,23 @@ BACKWARD = {
                                              (32, 32), (32, 128), (64, 128))
                 for det in (False, True)],
     "heavy": [(32, 64, False), (16, 64, False), (16, 32, False), (32, 32, False),
-              (32, 128, False), (32, 64, True), (16, 64, True), (32, 128, True)],
+              (32, 128, False), (32, 64, True), (16, 64, True), (32, 128, True),
+              (64, 128, False), (64, 64, False), (64, 128, True)],
 }
 # What the pipelines pick today (tile-q / tile-kv / warps as make_artifacts.py
 # compiles the benchmark's artifacts): the default tile rule of
 # lib/Analysis/KernelDefaults.cpp, from this sweep at b9a9aaf. gpt-oss (128
 # keys <= 512, d 64): forward 64x32 w4, backward 64x64 both dQ modes; heavy
 # (4096 keys, d 128): forward 128 rows and 4 warps at the key tile of 32 that
-# make_artifacts.py's bf16_d128_win4096 sets, backward 32x128 with atomic dQ,
-# deterministic 32x64 (as before).
+# make_artifacts.py's bf16_d128_win4096 sets, backward 64x128 in both dQ
+# orders (2026-12-04: spill-free since bwd_main reduces over head_dim
+# outermost).
 DEFAULT = {("gpt-oss", "fwd"): "sweep_gptoss_fwd_q64k32w4",
            ("heavy", "fwd"): "sweep_heavy_fwd_q128k32w4",
            ("gpt-oss", "bwd"): "sweep_gptoss_bwd_q64k64_nd",
            ("gpt-oss", "det"): "sweep_gptoss_bwd_q64k64_det",
-           ("heavy", "bwd"): "sweep_heavy_bwd_q32k128_nd",
-           ("heavy", "det"): "sweep_heavy_bwd_q32k64_det"}
+           ("heavy", "bwd"): "sweep_heavy_bwd_q64k128_nd",
+           ("heavy", "det"): "sweep_heavy_bwd_q64k128_det"}
 
 
 def forward_name(case, tq, tk, warps):

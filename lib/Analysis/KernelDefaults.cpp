@@ -44,11 +44,15 @@ mlir::sdpa::getDefaultDqMode(int64_t headDim,
 
 TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
                                               std::optional<int64_t> bandWidth,
-                                              bool deterministic) {
+                                              bool deterministic,
+                                              bool cappedOrPacked) {
   bool narrow = isNarrowBand(bandWidth);
   if (narrow && headDim <= 80)
     return {64, 64};
-  if (!narrow && !deterministic && headDim > 96 && headDim <= 128)
+  bool wide128 = !narrow && headDim > 96 && headDim <= 128;
+  if (wide128 && !cappedOrPacked)
+    return {64, 128};
+  if (wide128 && !deterministic)
     return {32, 128};
   return {32, 64};
 }

@@ -7,6 +7,8 @@
 #include "SdpaDialect/Analysis/KernelDefaults.h"
 #include "SdpaDialect/DefaultTiles.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::sdpa;
 
@@ -22,9 +24,14 @@ TileShape mlir::sdpa::resolveTiles(AttentionOpInterface op,
     return options;
   int64_t headDim = op.getAttentionShape().headDim;
   TileShape rule;
-  if (auto grad = dyn_cast<AttentionGradOp>(op.getOperation()))
+  if (auto grad = dyn_cast<AttentionGradOp>(op.getOperation())) {
+    // A cap of +inf is no cap (as the lowering reads it).
+    FloatAttr cap = grad.getSoftcapAttr();
+    bool capped = cap && !std::isinf(cap.getValueAsDouble());
+    bool packed = grad.getLayout() == Layout::thd;
     rule = getDefaultBackwardTiles(headDim, getOpBandWidth(op),
-                                   grad.getDeterministic());
+                                   grad.getDeterministic(), capped || packed);
+  }
   else
     rule = getDefaultForwardTiles(headDim, getOpBandWidth(op)).tiles;
   return {options.q != 0 ? options.q : rule.q,

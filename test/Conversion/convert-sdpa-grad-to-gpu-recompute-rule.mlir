@@ -7,22 +7,23 @@
 ///
 /// bwd_dq double-buffers K and V only up to mma width 96: at 128 it keeps
 /// one key stage and fetches each key tile after a barrier, waiting for it
-/// before a second one. By hand (default tiles Tq = 32, Tk = 128; rows of
-/// 128 + 8 halves): Q, dO 32 * 136 * 2 = 8704 bytes each at 0 and 8704;
-/// K, V [1][128][136], 128 * 136 * 2 = 34816 bytes each, at 17408 and 52224;
-/// 87040 bytes in all. (bwd_main, one column pass, keeps 2 query stages:
-/// 2 * 34816 + 2 * 2 * 8704 + 32 * 136 * 2 + 2 * 2 * 32 * 4 = 113664.)
+/// before a second one. By hand (default tiles Tq = 64, Tk = 128; rows of
+/// 128 + 8 halves): Q, dO 64 * 136 * 2 = 17408 bytes each at 0 and 17408;
+/// K, V [1][128][136], 128 * 136 * 2 = 34816 bytes each, at 34816 and 69632;
+/// 104448 bytes in all; 4 warps (one m16 row tile each above mma width 64).
+/// (bwd_main, one column pass, 8 warps, keeps 2 query stages:
+/// 2 * 34816 + 2 * 2 * 17408 + 64 * 136 * 2 + 2 * 2 * 64 * 4 = 157696.)
 // CHECK-LABEL: func.func @wide
 // CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert
-// FORCED: kernel sdpa_bwd_main bwd_main\0Ablock 256 1 1\0Ashared_bytes 113664\0A
-// FORCED-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 87040\0A
+// FORCED: kernel sdpa_bwd_main bwd_main\0Ablock 256 1 1\0Ashared_bytes 157696\0A
+// FORCED-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 104448\0A
 // FORCED-LABEL: func.func @wide
 // FORCED: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks
 // FORCED-LABEL: gpu.func @sdpa_bwd_dq(
-// FORCED: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<32x136xf16, #gpu.address_space<workgroup>>
-// FORCED: memref.view %{{.*}}[%c8704{{(_[0-9]+)?}}][] : {{.*}} to memref<32x136xf16, #gpu.address_space<workgroup>>
-// FORCED: %[[KS:.*]] = memref.view %{{.*}}[%c17408{{(_[0-9]+)?}}][] : {{.*}} to memref<1x128x136xf16, #gpu.address_space<workgroup>>
-// FORCED: %[[VS:.*]] = memref.view %{{.*}}[%c52224{{(_[0-9]+)?}}][] : {{.*}} to memref<1x128x136xf16, #gpu.address_space<workgroup>>
+// FORCED: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<64x136xf16, #gpu.address_space<workgroup>>
+// FORCED: memref.view %{{.*}}[%c17408{{(_[0-9]+)?}}][] : {{.*}} to memref<64x136xf16, #gpu.address_space<workgroup>>
+// FORCED: %[[KS:.*]] = memref.view %{{.*}}[%c34816{{(_[0-9]+)?}}][] : {{.*}} to memref<1x128x136xf16, #gpu.address_space<workgroup>>
+// FORCED: %[[VS:.*]] = memref.view %{{.*}}[%c69632{{(_[0-9]+)?}}][] : {{.*}} to memref<1x128x136xf16, #gpu.address_space<workgroup>>
 // FORCED: %[[QGROUP:.*]] = nvgpu.device_async_create_group
 // FORCED-NOT: nvgpu.device_async_copy %arg1
 // FORCED: scf.for %[[U:.*]] = %{{.*}} to %{{.*}} step

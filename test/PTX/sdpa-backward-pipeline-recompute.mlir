@@ -15,10 +15,10 @@
 /// dq-mode=recompute (bwd_dq) at the default tiles: gpt-oss's backward (bf16,
 /// d 64, window 128, GQA 4/2), bottom-right with sinks and deterministic
 /// (f16), packed sequences (bf16), and d 128 on a narrow (32 x 64) and a
-/// wide band (32 x 128: bwd_dq walks the key tile in two chunks of 64). Every
+/// wide band (64 x 128: bwd_dq walks the key tile in two chunks of 64). Every
 /// kernel assembles for sm_80 without spills or local memory (measured,
 /// ptxas 13.0: bwd_dq 245-247 registers at d 64, two m16 row tiles per
-/// warp; 171 and 199 at d 128).
+/// warp; 171 and 170 at d 128).
 /// No kernel has an atomic: nothing adds into dq_accum, and the sinks'
 /// gradient is summed in a fixed order.
 

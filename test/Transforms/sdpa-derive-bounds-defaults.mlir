@@ -144,12 +144,12 @@ func.func @bwd_d64_window128_det(%q: tensor<1x2x?x64xbf16>, %lse: tensor<1x2x?xf
 
 // -----
 
-/// Backward, wide at d 128 with atomic dQ: 32 x 128.
+/// Backward, wide at d 128: 64 x 128.
 // CHECK-LABEL: func @bwd_d128_causal
-// CHECK: schedule = #sdpa.schedule<tile_q = 32
+// CHECK: schedule = #sdpa.schedule<tile_q = 64
 // CHECK-SAME: tile_kv = 128,
 // KV16-LABEL: func @bwd_d128_causal
-// KV16: schedule = #sdpa.schedule<tile_q = 32
+// KV16: schedule = #sdpa.schedule<tile_q = 64
 // KV16-SAME: tile_kv = 16,
 func.func @bwd_d128_causal(%q: tensor<1x2x?x128xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x128xbf16> {
   %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
@@ -160,12 +160,12 @@ func.func @bwd_d128_causal(%q: tensor<1x2x?x128xbf16>, %lse: tensor<1x2x?xf32>) 
 
 // -----
 
-/// The same deterministic (not swept): 32 x 64 as before.
+/// The same deterministic: 64 x 128 too.
 // CHECK-LABEL: func @bwd_d128_causal_det
-// CHECK: schedule = #sdpa.schedule<tile_q = 32
-// CHECK-SAME: tile_kv = 64,
+// CHECK: schedule = #sdpa.schedule<tile_q = 64
+// CHECK-SAME: tile_kv = 128,
 // KV16-LABEL: func @bwd_d128_causal_det
-// KV16: schedule = #sdpa.schedule<tile_q = 32
+// KV16: schedule = #sdpa.schedule<tile_q = 64
 // KV16-SAME: tile_kv = 16,
 func.func @bwd_d128_causal_det(%q: tensor<1x2x?x128xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x128xbf16> {
   %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>, deterministic}

@@ -35,8 +35,9 @@ TEST(KernelDefaults, BandWidthBoundsEveryRow) {
       widest = std::max(widest, seen);
     }
     EXPECT_LE(widest, *width) << "trial " << trial;
-    if (!band.left || !band.right)
+    if (!band.left || !band.right) {
       EXPECT_EQ(*width, seqKv);
+    }
   }
 }
 
@@ -112,7 +113,7 @@ TEST(KernelDefaults, ForwardWarpsFollowTileQ) {
 TEST(KernelDefaults, BackwardRule) {
   auto expect = [](int64_t d, std::optional<int64_t> width, bool det,
                    int64_t q, int64_t kv) {
-    TileShape got = getDefaultBackwardTiles(d, width, det);
+    TileShape got = getDefaultBackwardTiles(d, width, det, /*cappedOrPacked=*/false);
     EXPECT_TRUE((got == TileShape{q, kv}))
         << "d " << d << (det ? " det: " : " atomic: ") << got.q << "x"
         << got.kv;
@@ -133,10 +134,27 @@ TEST(KernelDefaults, BackwardRule) {
     // Wide above d 128: as before.
     expect(160, kWide, det, 32, 64);
   }
-  // Wide at d 97..128: 32 x 128 with atomic dQ only (heavy measured).
-  expect(128, kWide, false, 32, 128);
-  expect(97, 4096, false, 32, 128);
-  expect(128, kWide, true, 32, 64);
+  // Wide at d 97..128: 64 x 128, both dQ orders (heavy measured).
+  expect(128, kWide, false, 64, 128);
+  expect(97, 4096, false, 64, 128);
+  expect(128, kWide, true, 64, 128);
+  expect(112, 513, true, 64, 128);
+}
+
+/// With a softcap or packed sequences the wide d 97..128 backward keeps the
+/// earlier tiles (64 x 128 spills there); elsewhere the flag changes nothing.
+TEST(KernelDefaults, BackwardCappedOrPackedKeepsEarlierWideTiles) {
+  auto tiles = [](int64_t d, std::optional<int64_t> width, bool det) {
+    TileShape t = getDefaultBackwardTiles(d, width, det, /*cappedOrPacked=*/true);
+    return std::pair<int64_t, int64_t>(t.q, t.kv);
+  };
+  using Tiles = std::pair<int64_t, int64_t>;
+  EXPECT_EQ(tiles(128, kWide, false), Tiles(32, 128));
+  EXPECT_EQ(tiles(120, 4096, false), Tiles(32, 128));
+  EXPECT_EQ(tiles(128, kWide, true), Tiles(32, 64));
+  EXPECT_EQ(tiles(64, 128, false), Tiles(64, 64));
+  EXPECT_EQ(tiles(64, kWide, true), Tiles(32, 64));
+  EXPECT_EQ(tiles(256, kWide, false), Tiles(32, 64));
 }
 
 /// The dQ mode: recompute on bands of at most 512 keys up to head_dim 64

@@ -91,14 +91,20 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
 ///       deterministic step 1.356/2.660 ms (16k/32k) against 1.417/2.775.
 ///       Not at d 96: its deterministic main kernel spills 28 bytes at
 ///       64 x 64 (ptxas 13.0, sm_80), so d 81..96 keeps 32 x 64 (fit).
-///   wider band, head_dim 97..128, atomic dQ   32 x 128
-///       heavy fwd+bwd 16k: 17.80 ms against 20.02 at 32 x 64
+///   wider band, head_dim 97..128              64 x 128
+///       heavy fwd+bwd 16k (2026-12-04, bench/RESULTS.md): 15.59 ms
+///       against 16.07 at 32 x 128 (17.80 against 20.02 at 32 x 64 on
+///       2026-12-02); deterministic 20.43 against 28.39 at 32 x 64. It
+///       spilled until bwd_main reduced S^T and dP^T over head_dim
+///       outermost (one A fragment live, not head_dim / 4 registers).
+///       With a softcap or packed sequences (`cappedOrPacked`) bwd_main
+///       spills 8-20 bytes there (ptxas 13.0: d 120 with a cap, d 128 thd
+///       with recomputed dQ), so those keep the earlier 32 x 128 (atomic
+///       dQ) and 32 x 64 (deterministic).
 ///   otherwise                                 32 x 64 (as before)
-///
-/// The deterministic wide backward keeps 32 x 64 (32 x 128 was not swept).
 TileShape getDefaultBackwardTiles(int64_t headDim,
                                   std::optional<int64_t> bandWidth,
-                                  bool deterministic);
+                                  bool deterministic, bool cappedOrPacked);
 
 /// The default dQ mode of a backward (docs/Artifact.md, "Backward kernels"):
 ///

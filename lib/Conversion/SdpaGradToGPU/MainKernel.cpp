@@ -192,19 +192,29 @@ void MainKernelBuilder::storeRowStats(const PendingRowStats &stats,
 SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
                                                      Value rows,
                                                      Value stage) {
+  // The reduction over head_dim is the outer loop, beside the Tq / 8
+  // independent accumulator chains. In one column pass one A fragment of
+  // the warp's keys is live at a time (not head_dim / 4 registers: 64 x 128
+  // tiles fit at d 128); with column passes all are loaded first, as
+  // ptxas 13.0 assembles those kernels without a spill (d 216
+  // deterministic spilled 4 bytes with the fragments loaded per block).
   Value warpRow0 = mul(warp, idx(sm80::kMmaM));
-  SmallVector<Value> aFrags;
-  for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk)
-    aFrags.push_back(loadA(keyRows, warpRow0, idx(kk * sm80::kMmaK)));
-  SmallVector<Value> products;
-  for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
-    Value c = zeroAccumulator();
-    for (int64_t kk = 0; kk < spec.mmaHeadDim / sm80::kMmaK; ++kk) {
-      Value col0 = idx(kk * sm80::kMmaK);
+  int64_t kBlocks = spec.mmaHeadDim / sm80::kMmaK;
+  auto loadKeyFragment = [&](int64_t kk) {
+    return loadA(keyRows, warpRow0, idx(kk * sm80::kMmaK));
+  };
+  SmallVector<Value> preloaded;
+  if (spec.columnPasses() > 1)
+    for (int64_t kk = 0; kk < kBlocks; ++kk)
+      preloaded.push_back(loadKeyFragment(kk));
+  SmallVector<Value> products(spec.tiles.q / sm80::kMmaN, zeroAccumulator());
+  for (int64_t kk = 0; kk < kBlocks; ++kk) {
+    Value col0 = idx(kk * sm80::kMmaK);
+    Value a = preloaded.empty() ? loadKeyFragment(kk) : preloaded[kk];
+    for (int64_t j = 0; j < int64_t(products.size()); ++j) {
       Value row0 = idx(j * sm80::kMmaN);
-      c = mma(aFrags[kk], loadB(rows, row0, col0, stage), c);
+      products[j] = mma(a, loadB(rows, row0, col0, stage), products[j]);
     }
-    products.push_back(c);
   }
   return products;
 }
