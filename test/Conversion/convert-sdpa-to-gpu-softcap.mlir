@@ -26,11 +26,20 @@ func.func @softcap(%q: tensor<1x8x?x64xf16>) -> (tensor<1x8x?x64xf16>, tensor<1x
 // CHECK: %[[X:.+]] = arith.mulf %{{.+}}, %[[INNER]] : f32
 // CHECK: %[[T:.+]] = math.tanh %[[X]] : f32
 // CHECK: arith.mulf %[[T]], %[[OUTER]] : f32
+// CHECK-NOT: math.fma
 // CHECK: gpu.return
 
-/// 0.125 * log2(e) = 0.180336878.
+/// 0.125 * log2(e) = 0.180336878. Without a cap the scores stay raw: the
+/// tile maximum is scaled once per row, and P's exponent is one fma of the
+/// raw score, the factor and -base.
 // CHECK: gpu.func @sdpa_fwd_1(
 // CHECK-NOT: math.tanh
-// CHECK: arith.constant 0.18033{{[0-9]*}} : f32
+// CHECK: %[[F:.+]] = arith.constant 0.18033{{[0-9]*}} : f32
+// CHECK-NOT: math.tanh
+// CHECK: %[[M:.+]] = arith.mulf %{{.+}}, %[[F]] : f32
+// CHECK: arith.maxnumf %{{.+}}, %[[M]] : f32
+// CHECK: %[[NB:.+]] = arith.negf
+// CHECK: %[[X:.+]] = math.fma %{{.+}}, %[[F]], %[[NB]] : f32
+// CHECK-NEXT: math.exp2 %[[X]] : f32
 // CHECK-NOT: math.tanh
 // CHECK: gpu.return

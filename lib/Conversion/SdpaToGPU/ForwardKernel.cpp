@@ -193,7 +193,7 @@ void ForwardKernelBuilder::emitKvStep(Value u, bool masked,
   gpu::BarrierOp::create(b);
   copyKvTileAsync(k, kBase, kStrideS, next, kSmem, nextStage);
   Scores scores = computeScores(stage);
-  scaleAndMask(scores, mul(u, idx(spec.tiles.kv)), masked);
+  capAndMask(scores, mul(u, idx(spec.tiles.kv)), masked);
   SmallVector<Value> pFrags = updateSoftmax(scores, state);
 
   // V(u) has landed; every warp is past P V of the previous step.

@@ -104,9 +104,10 @@ private:
   //===--- OnlineSoftmax.cpp ----------------------------------------------===//
   int64_t scoreIndex(int64_t rowTile, int64_t half, int64_t colBlock,
                      int64_t elem) const;
-  /// Scales scores into the exp2 domain, masking cells outside the band or
-  /// the keys when `masked`.
-  void scaleAndMask(Scores &scores, Value k0, bool masked);
+  /// Caps the scores into the exp2 domain (softcap only: without a cap
+  /// they stay raw, and updateSoftmax folds the scale in), masking cells
+  /// outside the band or the keys to -inf when `masked`.
+  void capAndMask(Scores &scores, Value k0, bool masked);
   /// Updates max/sum, rescales the accumulator, returns P as A-fragments
   /// [rowTile][k16 block of keys].
   SmallVector<Value> updateSoftmax(Scores &scores, SoftmaxState &state);

@@ -1,18 +1,21 @@
 //===- OnlineSoftmax.cpp - Band mask and the exp2-domain online softmax ---===//
 //
 // Per thread and owned row (row tile mt, half h: row g + 8h of the mma tile,
-// g = lane / 4), the scores of one key tile are scaled by scale * log2(e),
-// masked in edge tiles, and folded into the running max m and sum l:
+// g = lane / 4), the scores of one key tile are masked in edge tiles and
+// folded into the running max m and sum l, in the exp2 domain of
+// f = scale * log2(e):
 //
-//   m'    = max(m, max_k S'[k])            (quad-reduced with gpu.shuffle)
+//   m'    = max(m, f * max_k S[k])         (quad-reduced with gpu.shuffle;
+//                                           f > 0 and rounding is monotonic,
+//                                           so this is max_k fl(f S[k]))
 //   base  = m' == -inf ? 0 : m'            (no visible key yet: no NaN)
-//   alpha = exp2(m - base),  P[k] = exp2(S'[k] - base)
+//   alpha = exp2(m - base),  P[k] = exp2(fma(S[k], f, -base))
 //   l'    = alpha * l + sum_k P[k]         (thread-partial; reduced at the end)
 //   O'    = alpha * O
 //
 // A masked cell is a true -inf, so its P is exactly 0. With a softcap c the
-// scores are capped before the mask (docs/Semantics.md §7):
-// S' = c * log2(e) * tanh(scale * S / c).
+// scores are capped into the exp2 domain before the mask (docs/Semantics.md
+// §7), S' = c * log2(e) * tanh(scale * S / c), and P[k] = exp2(S'[k] - base).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +40,7 @@ int64_t ForwardKernelBuilder::scoreIndex(int64_t rowTile, int64_t half,
   return ((rowTile * 2 + half) * colBlocks + colBlock) * 2 + elem;
 }
 
-void ForwardKernelBuilder::scaleAndMask(Scores &scores, Value k0,
+void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0,
                                         bool masked) {
   if (spec.softcap) {
     Value inner = f32(spec.scale / *spec.softcap);
@@ -47,11 +50,9 @@ void ForwardKernelBuilder::scaleAndMask(Scores &scores, Value k0,
           math::TanhOp::create(b, arith::MulFOp::create(b, score, inner));
       score = arith::MulFOp::create(b, capped, outer);
     }
-  } else {
-    Value factor = f32(spec.scale * sm80::kLog2e);
-    for (Value &score : scores)
-      score = arith::MulFOp::create(b, score, factor);
   }
+  // Without a cap the scores stay raw here: updateSoftmax scales the row
+  // maxima and folds the scale into P's exponent (one fma a cell).
   if (!masked)
     return;
 
@@ -96,6 +97,10 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
   int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
   Value negInf = f32(-std::numeric_limits<double>::infinity());
   Value zero = f32(0.0);
+  // Raw scores (no cap): the exp2 domain is score * scale * log2(e). The
+  // factor is positive, so the tile maximum scales exactly like its cells
+  // (rounding is monotonic), and P = exp2(fma(s, factor, -base)).
+  Value factor = spec.softcap ? Value() : f32(spec.scale * sm80::kLog2e);
   SmallVector<Value> alphas;
   for (int64_t mt = 0; mt < rowTiles; ++mt) {
     for (int64_t half = 0; half < 2; ++half) {
@@ -107,17 +112,23 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
             tileMax = arith::MaxNumFOp::create(
                 b, tileMax, scores[scoreIndex(mt, half, j, e)]);
       tileMax = quadAllReduce(tileMax, /*isMax=*/true);
+      if (factor)
+        tileMax = arith::MulFOp::create(b, tileMax, factor);
       Value newMax = arith::MaxNumFOp::create(b, state.rowMax[r], tileMax);
       Value noKey = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
                                           newMax, negInf);
       Value base = arith::SelectOp::create(b, noKey, zero, newMax);
       Value alpha = math::Exp2Op::create(
           b, arith::SubFOp::create(b, state.rowMax[r], base));
+      Value negBase = arith::NegFOp::create(b, base);
       Value sum = zero;
       for (int64_t j = 0; j < colBlocks; ++j) {
         for (int64_t e = 0; e < 2; ++e) {
           Value &score = scores[scoreIndex(mt, half, j, e)];
-          score = math::Exp2Op::create(b, arith::SubFOp::create(b, score, base));
+          Value exponent =
+              factor ? Value(math::FmaOp::create(b, score, factor, negBase))
+                     : Value(arith::AddFOp::create(b, score, negBase));
+          score = math::Exp2Op::create(b, exponent);
           sum = arith::AddFOp::create(b, sum, score);
         }
       }
