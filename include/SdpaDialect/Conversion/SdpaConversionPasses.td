@@ -21,7 +21,10 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
         O[q]     = sum_k exp2(S'[q, k] - m[q]) V[k] / l[q]
         LSE[q]   = (m[q] + log2(l[q])) * ln(2)
 
-    with Q in registers (ldmatrix), K and V tiles double-buffered in 16-byte
+    (without a softcap the exponent is one `math.fma` of the raw dot
+    product, the factor and `-m`, the tile maximum scaled once per row),
+    with Q in registers (ldmatrix; loaded per key tile when a warp holds two
+    row tiles), K and V tiles double-buffered in 16-byte
     aligned, padded dynamic shared memory through `nvgpu.device_async_copy`
     (cp.async, zero fill past the sequence), `nvgpu.ldmatrix` (transposed for
     V), `nvgpu.mma.sync` m16n8k16 with f32 accumulation (`nvvm.mma.sync` for
