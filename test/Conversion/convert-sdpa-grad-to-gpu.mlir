@@ -1,5 +1,19 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" -split-input-file | FileCheck %s
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 host-program=false dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=TAG
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ORDER
+
+/// bwd_main forms S^T = K Q^T over head_dim outermost (one column pass at
+/// d 64): in the query loop the warp's K A-fragment of k16 block 0 (x4, from
+/// the K tile) is loaded alone and feeds the Tq / 8 = 8 products of that
+/// block, each starting from zero with its own Q B-fragment, before any other
+/// A-fragment is loaded.
+// ORDER-LABEL: gpu.func @sdpa_bwd_main(
+// ORDER: scf.for
+// ORDER: %[[A:.+]] = nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<64x72xf16, #gpu.address_space<workgroup>>
+// ORDER-NOT: memref<64x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// ORDER-COUNT-8: nvgpu.mma.sync(%[[A]], %{{.+}}, %cst{{(_[0-9]+)?}})
+// ORDER-NOT: nvgpu.mma.sync(%[[A]]
+// ORDER: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<64x72xf16, #gpu.address_space<workgroup>>
 
 /// Causal window of 101 keys (L = 100, R = 0), top-left, Tq = Tk = 64,
 /// dynamic lengths, deterministic. By hand (docs/Semantics.md §3-4), key tile u
