@@ -52,12 +52,17 @@ def Sdpa_AttentionOpInterface : OpInterface<"AttentionOpInterface"> {
     /// Whether sequence lengths are per sequence (THD or padded batches)
     /// rather than read off the shapes.
     bool hasPerSequenceLengths() { return !$_op.getSeqlens().empty(); }
+    /// The logit cap the op applies (docs/Semantics.md §7): none without
+    /// the attribute or at +inf (the verifier refuses 0, negative and NaN).
+    std::optional<double> getFiniteSoftcap() {
+      auto cap = $_op.getSoftcapAttr();
+      if (!cap || std::isinf(cap.getValueAsDouble()))
+        return std::nullopt;
+      return cap.getValueAsDouble();
+    }
     /// Whether the op has sinks or a finite softcap (docs/Semantics.md §7).
     bool hasScoreModifiers() {
-      if ($_op.getSinks())
-        return true;
-      auto cap = $_op.getSoftcapAttr();
-      return cap && !std::isinf(cap.getValueAsDouble());
+      return $_op.getSinks() || getFiniteSoftcap().has_value();
     }
   }];
 }

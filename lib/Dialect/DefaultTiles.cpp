@@ -7,8 +7,6 @@
 #include "SdpaDialect/Analysis/KernelDefaults.h"
 #include "SdpaDialect/DefaultTiles.h"
 
-#include <cmath>
-
 using namespace mlir;
 using namespace mlir::sdpa;
 
@@ -25,15 +23,13 @@ TileShape mlir::sdpa::resolveTiles(AttentionOpInterface op,
   int64_t headDim = op.getAttentionShape().headDim;
   TileShape rule;
   if (auto grad = dyn_cast<AttentionGradOp>(op.getOperation())) {
-    // A cap of +inf is no cap (as the lowering reads it).
-    FloatAttr cap = grad.getSoftcapAttr();
-    bool capped = cap && !std::isinf(cap.getValueAsDouble());
-    bool packed = grad.getLayout() == Layout::thd;
+    bool cappedOrPacked = grad.getFiniteSoftcap().has_value() ||
+                          grad.getLayout() == Layout::thd;
     rule = getDefaultBackwardTiles(headDim, getOpBandWidth(op),
-                                   grad.getDeterministic(), capped || packed);
-  }
-  else
+                                   grad.getDeterministic(), cappedOrPacked);
+  } else {
     rule = getDefaultForwardTiles(headDim, getOpBandWidth(op)).tiles;
+  }
   return {options.q != 0 ? options.q : rule.q,
           options.kv != 0 ? options.kv : rule.kv};
 }

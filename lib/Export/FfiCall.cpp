@@ -85,10 +85,7 @@ static ArrayAttr rowMajorLayouts(Builder &b, TypeRange types) {
 /// The cap the kernels apply, as the manifest's softcap key and the runtime
 /// (sdpaArtifactSoftcap) state it: 0 for none (no attribute, or +inf).
 static float kernelSoftcap(AttentionOpInterface op) {
-  FloatAttr cap = op.getSoftcapAttr();
-  if (!cap || std::isinf(cap.getValueAsDouble()))
-    return 0.0f;
-  return static_cast<float>(cap.getValueAsDouble());
+  return static_cast<float>(op.getFiniteSoftcap().value_or(0.0));
 }
 
 /// The backend_config every call carries; `deterministic` only for the

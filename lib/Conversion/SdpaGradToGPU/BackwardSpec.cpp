@@ -81,10 +81,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
 
   spec.band = op.getMaskAttr().getBand();
   spec.scale = op.getScaleOrDefault();
-  // A cap of +inf is no cap (the verifier refuses 0, negative and NaN).
-  if (FloatAttr softcap = op.getSoftcapAttr())
-    if (!std::isinf(softcap.getValueAsDouble()))
-      spec.softcap = softcap.getValueAsDouble();
+  spec.softcap = op.getFiniteSoftcap();
   spec.sinks = bool(op.getSinks());
   spec.deterministic = op.getDeterministic();
   spec.schedule = getKernelSchedule(op, tiles);

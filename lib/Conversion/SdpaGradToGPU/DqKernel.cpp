@@ -58,6 +58,24 @@ struct RowStats {
 /// Fragments of a warp's row tiles: [rowTile][8-column block].
 using RowTileFragments = SmallVector<SmallVector<Value>>;
 
+/// The fragments of every row tile in one list, row tile by row tile.
+SmallVector<Value> flatten(const RowTileFragments &tiles) {
+  SmallVector<Value> flat;
+  for (const SmallVector<Value> &rowTile : tiles)
+    llvm::append_range(flat, rowTile);
+  return flat;
+}
+
+/// `flat` (flatten's order) split into `rowTiles` row tiles.
+RowTileFragments unflatten(ValueRange flat, int64_t rowTiles) {
+  int64_t blocks = flat.size() / rowTiles;
+  RowTileFragments tiles;
+  for (int64_t mt = 0; mt < rowTiles; ++mt)
+    tiles.emplace_back(flat.begin() + mt * blocks,
+                       flat.begin() + (mt + 1) * blocks);
+  return tiles;
+}
+
 class DqKernelBuilder : public QueryTileKernelBuilder {
 public:
   /// Keys of one chunk of a key tile at one row tile per warp (tile_kv is a
@@ -197,20 +215,13 @@ private:
                           add(k0, fragCol), delta, seqKv, /*narrow=*/true);
     };
     int64_t blocks = p.front().size();
-    SmallVector<Value> flat;
-    for (const SmallVector<Value> &rowTile : p)
-      llvm::append_range(flat, rowTile);
-    flat = QueryTileKernelBuilder::emitBandMask(
-        flat, edge, makeTest, [&](int64_t f, int64_t i, int64_t e) {
+    SmallVector<Value> masked = QueryTileKernelBuilder::emitBandMask(
+        flatten(p), edge, makeTest, [&](int64_t f, int64_t i, int64_t e) {
           int64_t mt = f / blocks, j = f % blocks;
           return std::pair<int64_t, int64_t>(sm80::kMmaM * mt + 8 * i,
                                              j * sm80::kMmaN + e);
         });
-    RowTileFragments masked;
-    for (int64_t mt = 0; mt < int64_t(p.size()); ++mt)
-      masked.emplace_back(flat.begin() + mt * blocks,
-                          flat.begin() + (mt + 1) * blocks);
-    return masked;
+    return unflatten(masked, p.size());
   }
 
   /// Issues the copies of key tile `u`'s K and V into `stage` (zero-filled
@@ -318,20 +329,13 @@ private:
     // per row tile, flattened [rowTile][8-column block] through the loop.
     int64_t dqBlocks = spec.headDim / sm80::kMmaN;
     SmallVector<Value> dQ(spec.dqRowTiles * dqBlocks, zeroAccumulator());
-    auto unflatten = [&](ValueRange flat) {
-      RowTileFragments tiles;
-      for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
-        tiles.emplace_back(flat.begin() + mt * dqBlocks,
-                           flat.begin() + (mt + 1) * dqBlocks);
-      return tiles;
-    };
     auto fetch = [&](Value u, Value stage, Value enabled) -> FetchFinish {
       emitFetch(u, stage, enabled);
       return {};
     };
     auto compute = [&](Value u, Value stage,
                        ValueRange iterArgs) -> SmallVector<Value> {
-      RowTileFragments acc = unflatten(iterArgs);
+      RowTileFragments acc = unflatten(iterArgs, spec.dqRowTiles);
       // An edge visit: u outside [interior_begin, interior_end). (One op per
       // statement: the IR's order must not depend on the compiler's
       // argument order.)
@@ -339,17 +343,14 @@ private:
       Value above = cmp(arith::CmpIPredicate::uge, u, bounds.interiorEnd);
       Value edge = arith::OrIOp::create(b, below, above);
       emitKeyTileProducts(u, stage, edge, tile, stats, acc);
-      SmallVector<Value> flat;
-      for (const SmallVector<Value> &rowTile : acc)
-        llvm::append_range(flat, rowTile);
-      return flat;
+      return flatten(acc);
     };
     // (With an empty key range the walk's last wait lands Q and dO.)
     scf::ForOp loop = emitStreamedWalk(bounds.kvBegin, bounds.kvEnd,
                                        spec.keyStages, copyGroup, dQ, fetch,
                                        compute);
     loop->setAttr("sdpa.kv_loop", b.getUnitAttr());
-    emitStoreDq(tile, unflatten(loop.getResults()));
+    emitStoreDq(tile, unflatten(loop.getResults(), spec.dqRowTiles));
   }
 
   Value seqKv, kvFirst, kvHead, delta;

@@ -74,10 +74,7 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
         1, sm80::kRegistersPerSm /
                (spec.threads() * ForwardKernelSpec::kMaxRegistersSmallHeadDim));
   spec.scale = op.getScaleOrDefault();
-  // A cap of +inf is no cap (the verifier refuses 0, negative and NaN).
-  if (FloatAttr softcap = op.getSoftcapAttr())
-    if (!std::isinf(softcap.getValueAsDouble()))
-      spec.softcap = softcap.getValueAsDouble();
+  spec.softcap = op.getFiniteSoftcap();
   spec.sinks = bool(op.getSinks());
   spec.schedule = getKernelSchedule(op, spec.tiles);
   return spec;
