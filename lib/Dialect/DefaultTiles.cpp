@@ -16,6 +16,13 @@ static std::optional<int64_t> getOpBandWidth(AttentionOpInterface op) {
                       getUniformSeqLengths(op).second);
 }
 
+/// Whether `op` caps its logits (a finite softcap) or packs sequences (THD):
+/// the kernels that need more registers, which the rule gives smaller tiles
+/// (Analysis/KernelDefaults.h).
+static bool isCappedOrPacked(AttentionOpInterface op) {
+  return op.getFiniteSoftcap().has_value() || op.getLayout() == Layout::thd;
+}
+
 TileShape mlir::sdpa::resolveTiles(AttentionOpInterface op,
                                    TileShape options) {
   if (options.q != 0 && options.kv != 0)
@@ -23,10 +30,9 @@ TileShape mlir::sdpa::resolveTiles(AttentionOpInterface op,
   int64_t headDim = op.getAttentionShape().headDim;
   TileShape rule;
   if (auto grad = dyn_cast<AttentionGradOp>(op.getOperation())) {
-    bool cappedOrPacked = grad.getFiniteSoftcap().has_value() ||
-                          grad.getLayout() == Layout::thd;
     rule = getDefaultBackwardTiles(headDim, getOpBandWidth(op),
-                                   grad.getDeterministic(), cappedOrPacked);
+                                   grad.getDeterministic(),
+                                   isCappedOrPacked(op));
   } else {
     rule = getDefaultForwardTiles(headDim, getOpBandWidth(op)).tiles;
   }
@@ -49,5 +55,5 @@ int64_t mlir::sdpa::resolveForwardWarps(AttentionOp op, int64_t tileQ,
   return getDefaultForwardWarps(
       getDefaultForwardTiles(op.getAttentionShape().headDim,
                              getOpBandWidth(op)),
-      tileQ, /*cappedWithSinks=*/op.getSoftcapAttr() && op.getSinks());
+      tileQ, isCappedOrPacked(op));
 }

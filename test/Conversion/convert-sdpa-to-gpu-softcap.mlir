@@ -37,7 +37,8 @@ func.func @softcap(%q: tensor<1x8x?x64xf16>) -> (tensor<1x8x?x64xf16>, tensor<1x
 // CHECK: %[[F:.+]] = arith.constant 0.18033{{[0-9]*}} : f32
 // CHECK-NOT: math.tanh
 // CHECK: %[[M:.+]] = arith.mulf %{{.+}}, %[[F]] : f32
-// CHECK: arith.maxnumf %{{.+}}, %[[M]] : f32
+// CHECK: %[[LIM:.+]] = arith.addf %{{.+}}, %{{.+}} : f32
+// CHECK: arith.cmpf ogt, %[[M]], %[[LIM]] : f32
 // CHECK: %[[NB:.+]] = arith.negf
 // CHECK: %[[X:.+]] = math.fma %{{.+}}, %[[F]], %[[NB]] : f32
 // CHECK-NEXT: math.exp2 %[[X]] : f32

@@ -51,6 +51,11 @@ constexpr int64_t kRegistersPerSm = 65536;
 /// log2(e) and ln(2), for the exp2-domain softmax.
 constexpr double kLog2e = 1.4426950408889634;
 constexpr double kLn2 = 0.6931471805599453;
+/// The forward's reference row max moves only when a key tile's max passes
+/// it by more than this (exp2 domain), so P <= 2^8 (docs/Semantics.md §2.6).
+constexpr double kSoftmaxMaxGrowthLog2 = 8.0;
+/// The member mask of a whole warp (vote, shuffle).
+constexpr uint32_t kFullWarpMask = 0xffffffffu;
 
 } // namespace mlir::sdpa::sm80
 

@@ -5,13 +5,22 @@
 // folded into the running max m and sum l, in the exp2 domain of
 // f = scale * log2(e):
 //
-//   m'    = max(m, f * max_k S[k])         (quad-reduced with gpu.shuffle;
+//   t     = f * max_k S[k]                 (quad-reduced with gpu.shuffle;
 //                                           f > 0 and rounding is monotonic,
 //                                           so this is max_k fl(f S[k]))
+//   grow  = t > m + 8                      (docs/Semantics.md §2.6)
+//   m'    = grow ? t : m
 //   base  = m' == -inf ? 0 : m'            (no visible key yet: no NaN)
-//   alpha = exp2(m - base),  P[k] = exp2(fma(S[k], f, -base))
+//   alpha = grow ? exp2(m - base) : 1,  P[k] = exp2(fma(S[k], f, -base))
 //   l'    = alpha * l + sum_k P[k]         (thread-partial; reduced at the end)
-//   O'    = alpha * O
+//   O'    = alpha * O                      (skipped when no row of the warp
+//                                           grows: nvvm.vote.sync any)
+//
+// The reference max m only moves when a tile's max passes it by more than
+// 2^8 in P, so P <= 2^8 and, past the first tiles of a row, the rescale of
+// O (head_dim / 4 multiplies a row tile) is rarely executed. O and l share
+// m, so the result is the same softmax; m is monotone, so a sink's share
+// exp2(s' - m) stays <= 1.
 //
 // A masked cell is a true -inf, so its P is exactly 0. With a softcap c the
 // scores are capped into the exp2 domain before the mask (docs/Semantics.md
@@ -24,7 +33,9 @@
 #include "SdpaDialect/Conversion/BandCellTest.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <limits>
@@ -91,6 +102,41 @@ Value ForwardKernelBuilder::quadAllReduce(Value value, bool isMax) {
   return value;
 }
 
+void ForwardKernelBuilder::rescaleAccumulators(ArrayRef<Value> alphas,
+                                               Value anyGrows,
+                                               SoftmaxState &state) {
+  // O *= alpha, row by row of each accumulator fragment, when a row of the
+  // warp grows its max (a warp-uniform branch; other rows multiply by 1).
+  int64_t rowTiles = spec.rowTilesPerWarp();
+  Value warpGrows = NVVM::VoteSyncOp::create(
+      b, b.getI1Type(),
+      arith::ConstantOp::create(
+          b, b.getI32IntegerAttr(int32_t(sm80::kFullWarpMask))),
+      anyGrows,
+      NVVM::VoteSyncKind::any);
+  auto rescale = scf::IfOp::create(
+      b, ValueRange(state.acc).getTypes(), warpGrows, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&rescale.getElseRegion().front());
+    scf::YieldOp::create(b, state.acc);
+    b.setInsertionPointToStart(&rescale.getThenRegion().front());
+    auto accType = VectorType::get({2, 2}, b.getF32Type());
+    int64_t dimBlocks = spec.mmaHeadDim / sm80::kMmaN;
+    SmallVector<Value> scaled;
+    for (int64_t mt = 0; mt < rowTiles; ++mt) {
+      Value a0 = alphas[mt * 2], a1 = alphas[mt * 2 + 1];
+      Value rowFactor = vector::FromElementsOp::create(
+          b, accType, ValueRange{a0, a0, a1, a1});
+      for (int64_t dn = 0; dn < dimBlocks; ++dn)
+        scaled.push_back(arith::MulFOp::create(
+            b, state.acc[mt * dimBlocks + dn], rowFactor));
+    }
+    scf::YieldOp::create(b, scaled);
+  }
+  state.acc.assign(rescale.getResults().begin(), rescale.getResults().end());
+}
+
 SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
                                                        SoftmaxState &state) {
   int64_t rowTiles = spec.rowTilesPerWarp();
@@ -101,7 +147,10 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
   // factor is positive, so the tile maximum scales exactly like its cells
   // (rounding is monotonic), and P = exp2(fma(s, factor, -base)).
   Value factor = spec.softcap ? Value() : f32(spec.scale * sm80::kLog2e);
-  SmallVector<Value> alphas;
+  Value growth = f32(sm80::kSoftmaxMaxGrowthLog2);
+  Value one = f32(1.0);
+  Value anyGrows; // i1: some row of this thread moves its max
+  SmallVector<Value> alphas, bases;
   for (int64_t mt = 0; mt < rowTiles; ++mt) {
     for (int64_t half = 0; half < 2; ++half) {
       int64_t r = mt * 2 + half;
@@ -114,13 +163,33 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
       tileMax = quadAllReduce(tileMax, /*isMax=*/true);
       if (factor)
         tileMax = arith::MulFOp::create(b, tileMax, factor);
-      Value newMax = arith::MaxNumFOp::create(b, state.rowMax[r], tileMax);
+      // A row without a visible key so far (t = m = -inf) does not grow:
+      // -inf > -inf is false.
+      Value grow = arith::CmpFOp::create(
+          b, arith::CmpFPredicate::OGT, tileMax,
+          arith::AddFOp::create(b, state.rowMax[r], growth));
+      Value newMax = arith::SelectOp::create(b, grow, tileMax, state.rowMax[r]);
       Value noKey = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
                                           newMax, negInf);
       Value base = arith::SelectOp::create(b, noKey, zero, newMax);
-      Value alpha = math::Exp2Op::create(
-          b, arith::SubFOp::create(b, state.rowMax[r], base));
-      Value negBase = arith::NegFOp::create(b, base);
+      Value alpha = arith::SelectOp::create(
+          b, grow,
+          math::Exp2Op::create(
+              b, arith::SubFOp::create(b, state.rowMax[r], base)),
+          one);
+      anyGrows = anyGrows ? Value(arith::OrIOp::create(b, anyGrows, grow))
+                          : grow;
+      state.rowMax[r] = newMax;
+      alphas.push_back(alpha);
+      bases.push_back(base);
+    }
+  }
+  rescaleAccumulators(alphas, anyGrows, state);
+
+  for (int64_t mt = 0; mt < rowTiles; ++mt) {
+    for (int64_t half = 0; half < 2; ++half) {
+      int64_t r = mt * 2 + half;
+      Value negBase = arith::NegFOp::create(b, bases[r]);
       Value sum = zero;
       for (int64_t j = 0; j < colBlocks; ++j) {
         for (int64_t e = 0; e < 2; ++e) {
@@ -133,22 +202,7 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
         }
       }
       state.rowSum[r] = arith::AddFOp::create(
-          b, arith::MulFOp::create(b, state.rowSum[r], alpha), sum);
-      state.rowMax[r] = newMax;
-      alphas.push_back(alpha);
-    }
-  }
-
-  // O *= alpha, row by row of each accumulator fragment.
-  auto accType = VectorType::get({2, 2}, b.getF32Type());
-  int64_t dimBlocks = spec.mmaHeadDim / sm80::kMmaN;
-  for (int64_t mt = 0; mt < rowTiles; ++mt) {
-    Value a0 = alphas[mt * 2], a1 = alphas[mt * 2 + 1];
-    Value factor = vector::FromElementsOp::create(
-        b, accType, ValueRange{a0, a0, a1, a1});
-    for (int64_t dn = 0; dn < dimBlocks; ++dn) {
-      Value &acc = state.acc[mt * dimBlocks + dn];
-      acc = arith::MulFOp::create(b, acc, factor);
+          b, arith::MulFOp::create(b, state.rowSum[r], alphas[r]), sum);
     }
   }
 
@@ -179,5 +233,6 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
       frags.push_back(frag);
     }
   }
+
   return frags;
 }
