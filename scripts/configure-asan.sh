@@ -4,7 +4,9 @@
 # clang-22, AddressSanitizer + UndefinedBehaviorSanitizer and libFuzzer's
 # coverage (-fsanitize=fuzzer-no-link) on every file we compile, the unit and
 # lit tests and the fuzz targets. libMLIR.so stays uninstrumented.
-#   scripts/configure-asan.sh BUILD_DIR    (does nothing if BUILD_DIR is configured)
+#   scripts/configure-asan.sh BUILD_DIR [CMAKE_ARGS...]
+#                                          (does nothing if BUILD_DIR is configured;
+#                                          CMAKE_ARGS are added, e.g. scripts/fuzz-bundle.sh's)
 #
 # LLVM_USE_SANITIZER (LLVM's CMake) adds -fsanitize=address and
 # LLVM_UBSAN_FLAGS (which the installed CMake leaves empty: set here) to
@@ -15,6 +17,7 @@
 # off: libMLIR.so is not instrumented.
 set -euo pipefail
 build=$1
+shift
 [ -f "$build/build.ninja" ] && exit 0
 cmake -G Ninja -S "$(dirname "$0")/.." -B "$build" \
   -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
@@ -26,4 +29,4 @@ cmake -G Ninja -S "$(dirname "$0")/.." -B "$build" \
   -DLLVM_USE_SANITIZE_COVERAGE=ON \
   -DSDPA_BUILD_FUZZERS=ON \
   -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-  -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+  -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit "$@"
