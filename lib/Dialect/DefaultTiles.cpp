@@ -55,5 +55,5 @@ int64_t mlir::sdpa::resolveForwardWarps(AttentionOp op, int64_t tileQ,
   return getDefaultForwardWarps(
       getDefaultForwardTiles(op.getAttentionShape().headDim,
                              getOpBandWidth(op)),
-      tileQ, isCappedOrPacked(op));
+      tileQ, /*cappedWithSinks=*/op.getSoftcapAttr() && op.getSinks());
 }

@@ -1,4 +1,5 @@
 // RUN: %sdpa_opt %s --sdpa-derive-bounds="tile-q=64 tile-kv=32" --convert-sdpa-to-gpu="host-program=false" | FileCheck %s
+// RUN: %sdpa_opt %s --sdpa-derive-bounds="tile-q=128 tile-kv=32" --convert-sdpa-to-gpu="warps=4 host-program=false" | FileCheck %s --check-prefix=TWO
 
 /// The forward's reference row max (docs/Semantics.md §2.6): per owned row,
 /// m moves to the tile's scaled max t only when t > m + 8, alpha is exp2(m -
@@ -30,6 +31,29 @@
 // CHECK-NEXT: scf.yield %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} : vector<2x2xf32>
 // CHECK-NEXT: }
 // CHECK: gpu.return
+///
+/// Two row tiles a warp (ForwardKernelSpec::lazyRescale is false): m is the
+/// running max, alpha = exp2(m - base) unselected, and all 16 accumulator
+/// fragments are multiplied every key tile, with no vote and no branch.
+// TWO: gpu.func @sdpa_fwd_0
+// TWO-NOT: nvvm.vote.sync
+// TWO-NOT: arith.constant 8.000000e+00 : f32
+// TWO: scf.for {{.+}} iter_args(%[[M0:[^ ]+]] = %{{[^,]+}},
+// TWO: %[[T0:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+// TWO-NEXT: %[[NEW0:.+]] = arith.maxnumf %[[M0]], %[[T0]] : f32
+// TWO-NEXT: %[[NOKEY0:.+]] = arith.cmpf oeq, %[[NEW0]], %{{.+}} : f32
+// TWO-NEXT: %[[BASE0:.+]] = arith.select %[[NOKEY0]], %{{.+}}, %[[NEW0]] : f32
+// TWO-NEXT: %[[D0:.+]] = arith.subf %[[M0]], %[[BASE0]] : f32
+// TWO-NEXT: math.exp2 %[[D0]] : f32
+// TWO-NEXT: arith.negf %[[BASE0]] : f32
+// TWO: vector.from_elements {{.+}} : vector<2x2xf32>
+// TWO-COUNT-8: arith.mulf %{{.+}}, %{{.+}} : vector<2x2xf32>
+// TWO-NEXT: vector.from_elements {{.+}} : vector<2x2xf32>
+// TWO-COUNT-8: arith.mulf %{{.+}}, %{{.+}} : vector<2x2xf32>
+// TWO-NOT: scf.if
+// TWO: scf.yield
+// TWO-NOT: nvvm.vote.sync
+// TWO: gpu.return
 func.func @window(%q: tensor<2x16x?x64xbf16>, %k: tensor<2x16x?x64xbf16>, %v: tensor<2x16x?x64xbf16>)
     -> tensor<2x16x?x64xbf16> {
   %o, %lse = sdpa.attention %q, %k, %v {mask = #sdpa.band<left = 127, right = 0, align = top_left>}

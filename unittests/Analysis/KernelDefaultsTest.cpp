@@ -103,8 +103,7 @@ TEST(KernelDefaults, ForwardWarpsFollowTileQ) {
   EXPECT_EQ(getDefaultForwardWarps(wide, 64, false), kFallbackForwardWarps);
   EXPECT_EQ(getDefaultForwardWarps(getDefaultForwardTiles(64, 128), 64, false),
             4);
-  // Capped logits or packed sequences: one m16 row tile per warp where 8
-  // warps allow.
+  // Capped logits with sinks: one m16 row tile per warp where 8 warps allow.
   EXPECT_EQ(getDefaultForwardWarps(wide, 128, true), 8);
   EXPECT_EQ(getDefaultForwardWarps(wide, 64, true), 4);
   EXPECT_EQ(getDefaultForwardWarps(wide, 256, true), 4);

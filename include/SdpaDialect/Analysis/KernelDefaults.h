@@ -71,16 +71,14 @@ ForwardDefaults getDefaultForwardTiles(int64_t headDim,
                                        std::optional<int64_t> bandWidth);
 
 /// The forward's warps for a kernel of `tileQ` query rows: the rule's own
-/// when tileQ is the rule's tile-q, else kFallbackForwardWarps. Capped
-/// logits or packed sequences (`cappedOrPacked`, as in the backward rule)
-/// take one m16 row tile per warp where tileQ allows it: at two row tiles,
-/// head_dim 128 spills 4-24 bytes there (ptxas 13.0, 128 x 32: bf16 with a
-/// cap, f16 causal THD with and without sinks, 2026-12-04, once the
-/// accumulator rescale became a branch, docs/Semantics.md §2.6).
+/// when tileQ is the rule's tile-q, else kFallbackForwardWarps. Logits both
+/// capped and with sinks take one m16 row tile per warp where tileQ allows
+/// it: at two row tiles, head_dim 128 spills 4 bytes (ptxas 13.0, bf16,
+/// 128 x 32, 2026-12-04).
 inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
-                                      int64_t tileQ, bool cappedOrPacked) {
+                                      int64_t tileQ, bool cappedWithSinks) {
   int64_t warps = tileQ == rule.tiles.q ? rule.warps : kFallbackForwardWarps;
-  if (cappedOrPacked && tileQ % 16 == 0 && tileQ / 16 > warps &&
+  if (cappedWithSinks && tileQ % 16 == 0 && tileQ / 16 > warps &&
       tileQ / 16 <= kMaxForwardWarps)
     warps = tileQ / 16;
   return warps;

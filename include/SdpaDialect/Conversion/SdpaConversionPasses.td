@@ -41,7 +41,7 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
     takes the default tile rule of `lib/Analysis/KernelDefaults.cpp`,
     docs/Semantics.md §3.1: 64 x 32 with 4 warps for bands of at most 512
     keys up to `D = 128`, 128 x 32 with 4 warps for wider bands at
-    `D = 97 ... 128` (8 warps with a softcap or packed sequences), else 64 x 64
+    `D = 97 ... 128` (8 warps with both a softcap and sinks), else 64 x 64
     with 4 warps). A warp of one m16 row tile holds its Q A-fragments in
     registers for the whole kernel; a warp of two loads them from the
     shared Q tile per key tile, one k16 block at a time, so that 32 rows'

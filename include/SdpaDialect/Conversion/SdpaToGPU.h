@@ -70,6 +70,13 @@ struct ForwardKernelSpec {
   /// resident, two row tiles at head_dim 128 hold 64 registers that the
   /// accumulators of 32 rows need.
   bool queryFragmentsResident = true;
+  /// The reference row max moves only past a growth of 2^8, and O's
+  /// rescale is a branch that a warp skips when none of its rows moves it
+  /// (docs/Semantics.md §2.6; one m16 row tile per warp). Else m is the
+  /// running max and every key tile multiplies O: at two row tiles
+  /// (head_dim 128, 255 registers) the branch made a wide band 3-5% slower
+  /// and the threshold alone spilled 4 bytes (H200, 2026-12-04).
+  bool lazyRescale = true;
 
   int64_t threads() const { return warps * sm80::kWarpSize; }
   int64_t rowsPerWarp() const { return tiles.q / warps; }

@@ -111,8 +111,9 @@ private:
   /// Updates max/sum, rescales the accumulator, returns P as A-fragments
   /// [rowTile][k16 block of keys].
   SmallVector<Value> updateSoftmax(Scores &scores, SoftmaxState &state);
-  /// O *= alpha per owned row, in a branch the warp takes when `anyGrows`
-  /// (i1) holds for one of its threads (docs/Semantics.md §2.6).
+  /// O *= alpha per owned row: with spec.lazyRescale in a branch the warp
+  /// takes when `anyGrows` (i1) holds for one of its threads
+  /// (docs/Semantics.md §2.6), else unconditionally.
   void rescaleAccumulators(ArrayRef<Value> alphas, Value anyGrows,
                            SoftmaxState &state);
   Value quadAllReduce(Value value, bool isMax);

@@ -66,6 +66,7 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
            << sm80::kMaxSharedBytes;
 
   spec.queryFragmentsResident = spec.rowTilesPerWarp() == 1;
+  spec.lazyRescale = spec.rowTilesPerWarp() == 1;
 
   spec.band = op.getMaskAttr().getBand();
   if (spec.mmaHeadDim <= 64 &&

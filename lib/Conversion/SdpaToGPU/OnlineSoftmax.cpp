@@ -20,7 +20,9 @@
 // 2^8 in P, so P <= 2^8 and, past the first tiles of a row, the rescale of
 // O (head_dim / 4 multiplies a row tile) is rarely executed. O and l share
 // m, so the result is the same softmax; m is monotone, so a sink's share
-// exp2(s' - m) stays <= 1.
+// exp2(s' - m) stays <= 1. Warps of two row tiles
+// (!ForwardKernelSpec::lazyRescale) keep m' = max(m, t), alpha = exp2(m -
+// base) and multiply O every tile.
 //
 // A masked cell is a true -inf, so its P is exactly 0. With a softcap c the
 // scores are capped into the exp2 domain before the mask (docs/Semantics.md
@@ -108,6 +110,24 @@ void ForwardKernelBuilder::rescaleAccumulators(ArrayRef<Value> alphas,
   // O *= alpha, row by row of each accumulator fragment, when a row of the
   // warp grows its max (a warp-uniform branch; other rows multiply by 1).
   int64_t rowTiles = spec.rowTilesPerWarp();
+  auto accType = VectorType::get({2, 2}, b.getF32Type());
+  int64_t dimBlocks = spec.mmaHeadDim / sm80::kMmaN;
+  auto scaleAll = [&]() {
+    SmallVector<Value> scaled;
+    for (int64_t mt = 0; mt < rowTiles; ++mt) {
+      Value a0 = alphas[mt * 2], a1 = alphas[mt * 2 + 1];
+      Value rowFactor = vector::FromElementsOp::create(
+          b, accType, ValueRange{a0, a0, a1, a1});
+      for (int64_t dn = 0; dn < dimBlocks; ++dn)
+        scaled.push_back(arith::MulFOp::create(
+            b, state.acc[mt * dimBlocks + dn], rowFactor));
+    }
+    return scaled;
+  };
+  if (!spec.lazyRescale) {
+    state.acc = scaleAll();
+    return;
+  }
   Value warpGrows = NVVM::VoteSyncOp::create(
       b, b.getI1Type(),
       arith::ConstantOp::create(
@@ -121,18 +141,7 @@ void ForwardKernelBuilder::rescaleAccumulators(ArrayRef<Value> alphas,
     b.setInsertionPointToStart(&rescale.getElseRegion().front());
     scf::YieldOp::create(b, state.acc);
     b.setInsertionPointToStart(&rescale.getThenRegion().front());
-    auto accType = VectorType::get({2, 2}, b.getF32Type());
-    int64_t dimBlocks = spec.mmaHeadDim / sm80::kMmaN;
-    SmallVector<Value> scaled;
-    for (int64_t mt = 0; mt < rowTiles; ++mt) {
-      Value a0 = alphas[mt * 2], a1 = alphas[mt * 2 + 1];
-      Value rowFactor = vector::FromElementsOp::create(
-          b, accType, ValueRange{a0, a0, a1, a1});
-      for (int64_t dn = 0; dn < dimBlocks; ++dn)
-        scaled.push_back(arith::MulFOp::create(
-            b, state.acc[mt * dimBlocks + dn], rowFactor));
-    }
-    scf::YieldOp::create(b, scaled);
+    scf::YieldOp::create(b, scaleAll());
   }
   state.acc.assign(rescale.getResults().begin(), rescale.getResults().end());
 }
@@ -147,64 +156,80 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
   // factor is positive, so the tile maximum scales exactly like its cells
   // (rounding is monotonic), and P = exp2(fma(s, factor, -base)).
   Value factor = spec.softcap ? Value() : f32(spec.scale * sm80::kLog2e);
-  Value growth = f32(sm80::kSoftmaxMaxGrowthLog2);
-  Value one = f32(1.0);
+  Value growth =
+      spec.lazyRescale ? f32(sm80::kSoftmaxMaxGrowthLog2) : Value();
+  Value one = spec.lazyRescale ? f32(1.0) : Value();
   Value anyGrows; // i1: some row of this thread moves its max
-  SmallVector<Value> alphas, bases;
-  for (int64_t mt = 0; mt < rowTiles; ++mt) {
-    for (int64_t half = 0; half < 2; ++half) {
-      int64_t r = mt * 2 + half;
-      Value tileMax = scores[scoreIndex(mt, half, 0, 0)];
-      for (int64_t j = 0; j < colBlocks; ++j)
-        for (int64_t e = 0; e < 2; ++e)
-          if (j || e)
-            tileMax = arith::MaxNumFOp::create(
-                b, tileMax, scores[scoreIndex(mt, half, j, e)]);
-      tileMax = quadAllReduce(tileMax, /*isMax=*/true);
-      if (factor)
-        tileMax = arith::MulFOp::create(b, tileMax, factor);
-      // A row without a visible key so far (t = m = -inf) does not grow:
-      // -inf > -inf is false.
-      Value grow = arith::CmpFOp::create(
+  SmallVector<Value> alphas(rowTiles * 2), bases(rowTiles * 2);
+  // Row r = 2 mt + half: its max, base and alpha.
+  auto rowStatistics = [&](int64_t mt, int64_t half) {
+    int64_t r = mt * 2 + half;
+    Value tileMax = scores[scoreIndex(mt, half, 0, 0)];
+    for (int64_t j = 0; j < colBlocks; ++j)
+      for (int64_t e = 0; e < 2; ++e)
+        if (j || e)
+          tileMax = arith::MaxNumFOp::create(
+              b, tileMax, scores[scoreIndex(mt, half, j, e)]);
+    tileMax = quadAllReduce(tileMax, /*isMax=*/true);
+    if (factor)
+      tileMax = arith::MulFOp::create(b, tileMax, factor);
+    // Lazy: a row without a visible key so far (t = m = -inf) does not
+    // grow (-inf > -inf is false). Else m' = max(m, t).
+    Value grow;
+    if (spec.lazyRescale)
+      grow = arith::CmpFOp::create(
           b, arith::CmpFPredicate::OGT, tileMax,
           arith::AddFOp::create(b, state.rowMax[r], growth));
-      Value newMax = arith::SelectOp::create(b, grow, tileMax, state.rowMax[r]);
-      Value noKey = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
-                                          newMax, negInf);
-      Value base = arith::SelectOp::create(b, noKey, zero, newMax);
-      Value alpha = arith::SelectOp::create(
-          b, grow,
-          math::Exp2Op::create(
-              b, arith::SubFOp::create(b, state.rowMax[r], base)),
-          one);
+    Value newMax =
+        grow ? Value(arith::SelectOp::create(b, grow, tileMax,
+                                             state.rowMax[r]))
+             : Value(arith::MaxNumFOp::create(b, state.rowMax[r], tileMax));
+    Value noKey = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
+                                        newMax, negInf);
+    Value base = arith::SelectOp::create(b, noKey, zero, newMax);
+    Value alpha = math::Exp2Op::create(
+        b, arith::SubFOp::create(b, state.rowMax[r], base));
+    if (grow) {
+      alpha = arith::SelectOp::create(b, grow, alpha, one);
       anyGrows = anyGrows ? Value(arith::OrIOp::create(b, anyGrows, grow))
                           : grow;
-      state.rowMax[r] = newMax;
-      alphas.push_back(alpha);
-      bases.push_back(base);
+    }
+    state.rowMax[r] = newMax;
+    alphas[r] = alpha;
+    bases[r] = base;
+  };
+  // Row r's P = exp2(S f - base) in place of its scores, and its sum.
+  auto rowExponentials = [&](int64_t mt, int64_t half) {
+    int64_t r = mt * 2 + half;
+    Value negBase = arith::NegFOp::create(b, bases[r]);
+    Value sum = zero;
+    for (int64_t j = 0; j < colBlocks; ++j) {
+      for (int64_t e = 0; e < 2; ++e) {
+        Value &score = scores[scoreIndex(mt, half, j, e)];
+        Value exponent =
+            factor ? Value(math::FmaOp::create(b, score, factor, negBase))
+                   : Value(arith::AddFOp::create(b, score, negBase));
+        score = math::Exp2Op::create(b, exponent);
+        sum = arith::AddFOp::create(b, sum, score);
+      }
+    }
+    state.rowSum[r] = arith::AddFOp::create(
+        b, arith::MulFOp::create(b, state.rowSum[r], alphas[r]), sum);
+  };
+  // Lazy: every row's statistics, the branch, then P (fewer registers live
+  // across the branch). Else row by row, then O *= alpha.
+  for (int64_t mt = 0; mt < rowTiles; ++mt) {
+    for (int64_t half = 0; half < 2; ++half) {
+      rowStatistics(mt, half);
+      if (!spec.lazyRescale)
+        rowExponentials(mt, half);
     }
   }
   rescaleAccumulators(alphas, anyGrows, state);
-
-  for (int64_t mt = 0; mt < rowTiles; ++mt) {
-    for (int64_t half = 0; half < 2; ++half) {
-      int64_t r = mt * 2 + half;
-      Value negBase = arith::NegFOp::create(b, bases[r]);
-      Value sum = zero;
-      for (int64_t j = 0; j < colBlocks; ++j) {
-        for (int64_t e = 0; e < 2; ++e) {
-          Value &score = scores[scoreIndex(mt, half, j, e)];
-          Value exponent =
-              factor ? Value(math::FmaOp::create(b, score, factor, negBase))
-                     : Value(arith::AddFOp::create(b, score, negBase));
-          score = math::Exp2Op::create(b, exponent);
-          sum = arith::AddFOp::create(b, sum, score);
-        }
-      }
-      state.rowSum[r] = arith::AddFOp::create(
-          b, arith::MulFOp::create(b, state.rowSum[r], alphas[r]), sum);
-    }
-  }
+  if (spec.lazyRescale)
+    for (int64_t mt = 0; mt < rowTiles; ++mt)
+      for (int64_t half = 0; half < 2; ++half)
+        rowExponentials(mt, half);
 
   // P as A fragments of P V: registers (g, k0..7), (g+8, k0..7),
   // (g, k8..15), (g+8, k8..15) of each 16-key block.
