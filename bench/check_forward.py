@@ -4,7 +4,8 @@
 Every *.manifest of direction forward in --artifacts is run over the shapes
 its manifest admits (its band, alignment, dtype, head_dim and dense/THD form
 are fixed by the manifest): both dense layouts, s_q in {1, 17, 128, 1000, 4096}
-with s_kv equal and different, GQA 16/4 (plus MQA 8/1 and 4/4 once); THD
+with s_kv equal and different, GQA 16/4 (plus MQA 8/1 and 4/4 once), and
+two cases whose key rows grow along the sequence (KEY_RAMP); THD
 artifacts get packed batches with segments shorter and longer than the window
 and an empty one. Inputs are fresh random tensors, outputs are poisoned with
 NaN before each run. Reported: max |O - ref| / max |ref| and max |LSE - ref|
@@ -129,6 +130,17 @@ def dense_cases(quick):
     yield "bshd", 1, 4, 4, 128, 128
 
 
+# Key rows scaled by 1 + KEY_RAMP * position / s_kv: scores grow along the
+# keys, so a row's max passes its reference max by more than 2^8 in the
+# middle of the key walk, not only at its first tile (docs/Semantics.md §2.6).
+KEY_RAMP = 12.0
+
+
+def growing_cases():
+    yield "bhsd", 1, 16, 4, 1000, 1000
+    yield "bshd", 1, 16, 4, 4096, 4096
+
+
 def thd_cases(left):
     w = 128 if left is None else left + 1
     short = max(1, w // 2)
@@ -159,9 +171,15 @@ def run_artifact(art, quick, gen, rows):
         return torch.randn(*shape, device="cuda", generator=gen).to(dtype)
 
     if not art.varlen:
-        for layout, b, hq, hkv, sq, skv in dense_cases(quick):
+        cases = [(c, 0.0) for c in dense_cases(quick)]
+        cases += [(c, KEY_RAMP) for c in growing_cases()]
+        for (layout, b, hq, hkv, sq, skv), ramp in cases:
             shp = (lambda h, s: (b, h, s, d)) if layout == "bhsd" else (lambda h, s: (b, s, h, d))
             q, k, v = randn(*shp(hq, sq)), randn(*shp(hkv, skv)), randn(*shp(hkv, skv))
+            if ramp:
+                pos = torch.arange(skv, device="cuda", dtype=torch.float32) / max(skv, 1)
+                pos = pos.view((1, 1, skv, 1) if layout == "bhsd" else (1, skv, 1, 1))
+                k = (k.float() * (1 + ramp * pos)).to(dtype)
             o = torch.full_like(q, math.nan)
             lse = torch.full((b, hq, sq), math.nan, device="cuda")
             sinks = fresh_sinks(hq, gen) if with_sinks else None
@@ -179,7 +197,8 @@ def run_artifact(art, quick, gen, rows):
                 eo, el, ne, err = math.nan, math.nan, 0, f"{type(e).__name__}: {e}"
             ok = not err and eo <= TOL_O[art.dtype_name] and el <= TOL_LSE
             failures += not ok
-            rows.append((art.path, layout, b, f"{hq}/{hkv}", str(sq), str(skv), eo, el, ne,
+            rows.append((art.path, layout + (" ramp" if ramp else ""), b, f"{hq}/{hkv}",
+                         str(sq), str(skv), eo, el, ne,
                          "ok" if ok else (err or "tolerance")))
             print(*rows[-1], sep="  ", flush=True)
     else:
