@@ -47,14 +47,12 @@ using namespace mlir::sdpa;
 using namespace mlir::sdpa::detail;
 
 int64_t ForwardKernelBuilder::scoreIndex(int64_t rowTile, int64_t half,
-                                         int64_t colBlock,
-                                         int64_t elem) const {
+                                         int64_t colBlock, int64_t elem) const {
   int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
   return ((rowTile * 2 + half) * colBlocks + colBlock) * 2 + elem;
 }
 
-void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0,
-                                        bool masked) {
+void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, bool masked) {
   if (spec.softcap) {
     Value inner = f32(spec.scale / *spec.softcap);
     Value outer = f32(*spec.softcap * sm80::kLog2e);
@@ -82,8 +80,8 @@ void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0,
     for (int64_t half = 0; half < 2; ++half) {
       for (int64_t j = 0; j < colBlocks; ++j) {
         for (int64_t e = 0; e < 2; ++e) {
-          Value visible = band.visible(mt * sm80::kMmaM + half * 8,
-                                       j * sm80::kMmaN + e);
+          Value visible =
+              band.visible(mt * sm80::kMmaM + half * 8, j * sm80::kMmaN + e);
           Value &score = scores[scoreIndex(mt, half, j, e)];
           score = arith::SelectOp::create(b, visible, score, negInf);
         }
@@ -94,10 +92,10 @@ void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0,
 
 Value ForwardKernelBuilder::quadAllReduce(Value value, bool isMax) {
   for (int32_t offset = 1; offset < sm80::kQuadSize; offset *= 2) {
-    Value other = gpu::ShuffleOp::create(b, value, offset,
-                                         int32_t(sm80::kWarpSize),
-                                         gpu::ShuffleMode::XOR)
-                      .getShuffleResult();
+    Value other =
+        gpu::ShuffleOp::create(b, value, offset, int32_t(sm80::kWarpSize),
+                               gpu::ShuffleMode::XOR)
+            .getShuffleResult();
     value = isMax ? Value(arith::MaxNumFOp::create(b, value, other))
                   : Value(arith::AddFOp::create(b, value, other));
   }
@@ -107,8 +105,9 @@ Value ForwardKernelBuilder::quadAllReduce(Value value, bool isMax) {
 void ForwardKernelBuilder::rescaleAccumulators(ArrayRef<Value> alphas,
                                                Value anyGrows,
                                                SoftmaxState &state) {
-  // O *= alpha, row by row of each accumulator fragment, when a row of the
-  // warp grows its max (a warp-uniform branch; other rows multiply by 1).
+  // O *= alpha, row by row of each accumulator fragment: lazily when a row
+  // of the warp grows its max (a warp-uniform branch; other rows multiply
+  // by 1), else every key tile.
   int64_t rowTiles = spec.rowTilesPerWarp();
   auto accType = VectorType::get({2, 2}, b.getF32Type());
   int64_t dimBlocks = spec.mmaHeadDim / sm80::kMmaN;
@@ -132,10 +131,9 @@ void ForwardKernelBuilder::rescaleAccumulators(ArrayRef<Value> alphas,
       b, b.getI1Type(),
       arith::ConstantOp::create(
           b, b.getI32IntegerAttr(int32_t(sm80::kFullWarpMask))),
-      anyGrows,
-      NVVM::VoteSyncKind::any);
-  auto rescale = scf::IfOp::create(
-      b, ValueRange(state.acc).getTypes(), warpGrows, /*withElse=*/true);
+      anyGrows, NVVM::VoteSyncKind::any);
+  auto rescale = scf::IfOp::create(b, ValueRange(state.acc).getTypes(),
+                                   warpGrows, /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&rescale.getElseRegion().front());
@@ -156,8 +154,7 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
   // factor is positive, so the tile maximum scales exactly like its cells
   // (rounding is monotonic), and P = exp2(fma(s, factor, -base)).
   Value factor = spec.softcap ? Value() : f32(spec.scale * sm80::kLog2e);
-  Value growth =
-      spec.lazyRescale ? f32(sm80::kSoftmaxMaxGrowthLog2) : Value();
+  Value growth = spec.lazyRescale ? f32(sm80::kSoftmaxMaxGrowthLog2) : Value();
   Value one = spec.lazyRescale ? f32(1.0) : Value();
   Value anyGrows; // i1: some row of this thread moves its max
   SmallVector<Value> alphas(rowTiles * 2), bases(rowTiles * 2);
@@ -181,18 +178,17 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
           b, arith::CmpFPredicate::OGT, tileMax,
           arith::AddFOp::create(b, state.rowMax[r], growth));
     Value newMax =
-        grow ? Value(arith::SelectOp::create(b, grow, tileMax,
-                                             state.rowMax[r]))
+        grow ? Value(arith::SelectOp::create(b, grow, tileMax, state.rowMax[r]))
              : Value(arith::MaxNumFOp::create(b, state.rowMax[r], tileMax));
-    Value noKey = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
-                                        newMax, negInf);
+    Value noKey =
+        arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, newMax, negInf);
     Value base = arith::SelectOp::create(b, noKey, zero, newMax);
     Value alpha = math::Exp2Op::create(
         b, arith::SubFOp::create(b, state.rowMax[r], base));
     if (grow) {
       alpha = arith::SelectOp::create(b, grow, alpha, one);
-      anyGrows = anyGrows ? Value(arith::OrIOp::create(b, anyGrows, grow))
-                          : grow;
+      anyGrows =
+          anyGrows ? Value(arith::OrIOp::create(b, anyGrows, grow)) : grow;
     }
     state.rowMax[r] = newMax;
     alphas[r] = alpha;
@@ -251,8 +247,8 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
               ValueRange{scores[scoreIndex(mt, half, 2 * kc + jj, 0)],
                          scores[scoreIndex(mt, half, 2 * kc + jj, 1)]});
           Value narrow = arith::TruncFOp::create(b, outPairType, pair);
-          frag = vector::InsertOp::create(b, narrow, frag,
-                                          ArrayRef<int64_t>{reg});
+          frag =
+              vector::InsertOp::create(b, narrow, frag, ArrayRef<int64_t>{reg});
         }
       }
       frags.push_back(frag);
