@@ -38,8 +38,9 @@ func.func @thd(%q: tensor<?x4x128xbf16>, %k: tensor<?x4x128xbf16>, %cu: tensor<3
 // CHECK: scf.for {{.+}} iter_args(%{{.+}} = %[[SINK2]], %{{.+}} = %[[SINK2]], %{{.+}} = %[[ZERO:[^,]+]], %{{.+}} = %[[ZERO]],
 // CHECK: } {sdpa.masked}
 // CHECK: } {sdpa.interior}
-// CHECK: %[[LOOP:.+]]:12 = scf.for
 // CHECK: } {sdpa.masked}
+// CHECK: %[[LOOP:.+]]:12 = scf.for
+// CHECK: } {sdpa.key_tail, sdpa.masked}
 // CHECK: gpu.shuffle {{ *}}xor %[[LOOP]]#2,
 // CHECK: gpu.shuffle {{ *}}xor
 // CHECK-NEXT: %[[PARTIAL:.+]] = arith.addf %{{.+}}, %{{.+}} : f32

@@ -109,34 +109,35 @@ func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %
 // CHECK: nvgpu.device_async_create_group
 // CHECK: nvgpu.device_async_wait %{{.+}} {numGroups = 1 : i32}
 // CHECK: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
-/// Masked edge [kv_begin, ib): the band test and -inf.
-// CHECK: scf.for %{{.+}} = %[[KB]] to %[[CIB]] step
+/// Only the tile holding Skv, kv_full = Skv / tile_kv, has keys past the
+/// sequence: the edge loops stop before it.
+// CHECK: %[[C64:.+]] = arith.constant 64 : index
+// CHECK-NEXT: %[[KVFULL:.+]] = arith.divui %[[SKVI]], %[[C64]] : index
+// CHECK-NEXT: %[[E1:.+]] = arith.minsi %[[CIB]], %[[KVFULL]] : index
+/// Masked edge [kv_begin, min(ib, kv_full)): the band test and -inf.
+// CHECK: scf.for %{{.+}} = %[[KB]] to %[[E1]] step
 // CHECK: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<2x64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
-/// The band test (BandCellTest): per thread, Skv - col, diff + L and R - diff
-/// (diff = col - row - delta), then per cell three compares with constants.
-/// Cell (0, 0): col < Skv, diff + 0 >= -L, diff + 0 <= R; cell (0, 1):
-/// col + 1 < Skv, diff + 1 >= -L, diff + 1 <= R.
-// CHECK: %[[KROOM:.+]] = arith.subi %[[SKVI]], %{{.+}} : index
+/// The band test (BandCellTest): per thread diff + L and R - diff (diff =
+/// col - row - delta), then per cell two compares with constants. Cell
+/// (0, 0): diff + 0 >= -L, diff + 0 <= R; cell (0, 1): diff + 1 >= -L,
+/// diff + 1 <= R. No key-length test here.
+// CHECK-NOT: arith.subi %[[SKVI]],
 // CHECK: %[[C127:.+]] = arith.constant 127 : index
 // CHECK-NEXT: %[[LROOM:.+]] = arith.addi %{{.+}}, %[[C127]] : index
 // CHECK: %[[RROOM:.+]] = arith.subi %{{.+}}, %{{.+}} : index
-// CHECK: %[[C1:.+]] = arith.constant 1 : index
-// CHECK-NEXT: %[[K0:.+]] = arith.cmpi sge, %[[KROOM]], %[[C1]] : index
-// CHECK-NEXT: %[[C0:.+]] = arith.constant 0 : index
+// CHECK: %[[C0:.+]] = arith.constant 0 : index
 // CHECK-NEXT: %[[L0:.+]] = arith.cmpi sge, %[[LROOM]], %[[C0]] : index
-// CHECK-NEXT: %[[KL0:.+]] = arith.andi %[[K0]], %[[L0]] : i1
 // CHECK-NEXT: %[[C0B:.+]] = arith.constant 0 : index
 // CHECK-NEXT: %[[R0:.+]] = arith.cmpi sge, %[[RROOM]], %[[C0B]] : index
-// CHECK-NEXT: %[[V0:.+]] = arith.andi %[[KL0]], %[[R0]] : i1
+// CHECK-NEXT: %[[V0:.+]] = arith.andi %[[L0]], %[[R0]] : i1
 // CHECK-NEXT: arith.select %[[V0]], %{{.+}}, %cst{{.*}} : f32
-// CHECK-NEXT: %[[C2:.+]] = arith.constant 2 : index
-// CHECK-NEXT: arith.cmpi sge, %[[KROOM]], %[[C2]] : index
 // CHECK-NEXT: %[[CM1:.+]] = arith.constant -1 : index
 // CHECK-NEXT: arith.cmpi sge, %[[LROOM]], %[[CM1]] : index
-// CHECK-NEXT: arith.andi
 // CHECK-NEXT: %[[CP1:.+]] = arith.constant 1 : index
 // CHECK-NEXT: arith.cmpi sge, %[[RROOM]], %[[CP1]] : index
+// CHECK-NEXT: arith.andi
+// CHECK-NOT: arith.subi %[[SKVI]],
 // CHECK: gpu.shuffle  xor
 // CHECK: math.exp2
 // CHECK: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = true}
@@ -145,10 +146,34 @@ func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %
 // CHECK: scf.for %{{.+}} = %[[CIB]] to %[[CIE]] step
 // CHECK-NOT: arith.cmpi sge
 // CHECK: } {sdpa.interior}
-/// Masked edge [ie, kv_end).
-// CHECK: scf.for %{{.+}} = %[[CIE]] to %[[KE]] step
+/// Masked edge [ie, min(kv_end, kv_full)).
+// CHECK: %[[E3:.+]] = arith.minsi %[[KE]], %[[KVFULL]] : index
+// CHECK: scf.for %{{.+}} = %[[CIE]] to %[[E3]] step
+// CHECK-NOT: arith.subi %[[SKVI]],
 // CHECK: arith.cmpi sge
+// CHECK-NOT: arith.subi %[[SKVI]],
 // CHECK: } {sdpa.masked}
+/// The tile holding Skv, [max(kv_begin, kv_full), kv_end): the band and the
+/// key length, Skv - col per thread, then three compares a cell (cell
+/// (0, 0): col < Skv first).
+// CHECK: %[[B4:.+]] = arith.maxsi %[[KB]], %[[KVFULL]] : index
+// CHECK: scf.for %{{.+}} = %[[B4]] to %[[KE]] step
+// CHECK: %[[KROOM:.+]] = arith.subi %[[SKVI]], %{{.+}} : index
+// CHECK: %[[TC127:.+]] = arith.constant 127 : index
+// CHECK-NEXT: %[[TLROOM:.+]] = arith.addi %{{.+}}, %[[TC127]] : index
+// CHECK: %[[TRROOM:.+]] = arith.subi %{{.+}}, %{{.+}} : index
+// CHECK: %[[TC1:.+]] = arith.constant 1 : index
+// CHECK-NEXT: %[[K0:.+]] = arith.cmpi sge, %[[KROOM]], %[[TC1]] : index
+// CHECK-NEXT: %[[TC0:.+]] = arith.constant 0 : index
+// CHECK-NEXT: %[[TL0:.+]] = arith.cmpi sge, %[[TLROOM]], %[[TC0]] : index
+// CHECK-NEXT: %[[KL0:.+]] = arith.andi %[[K0]], %[[TL0]] : i1
+// CHECK-NEXT: %[[TC0B:.+]] = arith.constant 0 : index
+// CHECK-NEXT: %[[TR0:.+]] = arith.cmpi sge, %[[TRROOM]], %[[TC0B]] : index
+// CHECK-NEXT: %[[TV0:.+]] = arith.andi %[[KL0]], %[[TR0]] : i1
+// CHECK-NEXT: arith.select %[[TV0]], %{{.+}}, %cst{{.*}} : f32
+// CHECK-NEXT: %[[TC2:.+]] = arith.constant 2 : index
+// CHECK-NEXT: arith.cmpi sge, %[[KROOM]], %[[TC2]] : index
+// CHECK: } {sdpa.key_tail, sdpa.masked}
 /// Epilogue: O and LSE from registers.
 // CHECK: math.log2
 // CHECK: vector.store %{{.+}}, %[[O]][%{{.+}}] {alignment = 4 : i64} : memref<1099511627776xbf16>, vector<2xbf16>
@@ -156,15 +181,22 @@ func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %
 // CHECK: gpu.return
 
 /// f16 uses nvgpu.mma.sync; a causal band has no left test, only the right:
-/// two compares per cell.
+/// one compare per cell in the edge loops, two (with the key length) in the
+/// tile holding Skv.
 // CHECK: gpu.module @sdpa_fwd_1
 // CHECK: known_block_size = array<i32: 128, 1, 1>
 // CHECK: memref.view {{.*}} to memref<64x136xf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK: nvgpu.mma.sync(%{{.+}}, %{{.+}}, %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK: %[[FR:.+]] = arith.cmpi sge, %{{.+}}, %{{.+}} : index
+// CHECK-NEXT: arith.select %[[FR]]
+// CHECK: } {sdpa.masked}
+// CHECK: } {sdpa.interior}
+// CHECK: } {sdpa.masked}
+// CHECK: scf.for
 // CHECK: arith.cmpi sge, %{{.+}}, %{{.+}} : index
 // CHECK-NEXT: arith.constant 0 : index
 // CHECK-NEXT: arith.cmpi sge, %{{.+}}, %{{.+}} : index
 // CHECK-NEXT: arith.andi
 // CHECK-NEXT: arith.select
-// CHECK: } {sdpa.masked}
+// CHECK: } {sdpa.key_tail, sdpa.masked}

@@ -30,7 +30,9 @@ namespace mlir::sdpa {
 
 class BandCellTest {
 public:
-  /// `threadQuery`, `threadKey`, `delta` and `seqKv` are `index` values.
+  /// `threadQuery`, `threadKey`, `delta` and `seqKv` are `index` values;
+  /// without `seqKv` (null) the key-length test is left out (a tile whose
+  /// keys are all inside the sequence).
   BandCellTest(KernelArith &arith, const Band &band, Value threadQuery,
                Value threadKey, Value delta, Value seqKv, bool narrow);
 

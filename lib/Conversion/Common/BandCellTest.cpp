@@ -16,7 +16,8 @@ BandCellTest::BandCellTest(KernelArith &arith, const Band &band,
                            Value threadQuery, Value threadKey, Value delta,
                            Value seqKv, bool narrow)
     : arith(arith), narrow(narrow) {
-  keyRoom = saturate(arith.sub(seqKv, threadKey));
+  if (seqKv)
+    keyRoom = saturate(arith.sub(seqKv, threadKey));
   Value diff = arith.sub(arith.sub(threadKey, threadQuery), delta);
   if (band.left)
     leftRoom = saturate(arith.add(diff, arith.idx(*band.left)));
@@ -45,12 +46,17 @@ Value BandCellTest::visible(int64_t queryOff, int64_t keyOff) {
          std::abs(keyOff) < kSaturation / 2 && "cell offset too large");
   ImplicitLocOpBuilder &b = arith.b;
   // keyOff < keyRoom  <=>  keyRoom >= keyOff + 1.
-  Value visible = atLeast(keyRoom, keyOff + 1);
+  Value visible;
+  auto conjoin = [&](Value test) {
+    visible = visible ? Value(arith::AndIOp::create(b, visible, test)) : test;
+  };
+  if (keyRoom)
+    conjoin(atLeast(keyRoom, keyOff + 1));
   if (leftRoom)
-    visible = arith::AndIOp::create(b, visible,
-                                    atLeast(leftRoom, queryOff - keyOff));
+    conjoin(atLeast(leftRoom, queryOff - keyOff));
   if (rightRoom)
-    visible = arith::AndIOp::create(b, visible,
-                                    atLeast(rightRoom, keyOff - queryOff));
+    conjoin(atLeast(rightRoom, keyOff - queryOff));
+  if (!visible)
+    visible = arith::ConstantIntOp::create(b, b.getI1Type(), 1);
   return visible;
 }

@@ -4,7 +4,8 @@
 // parameters, forms the (batch or packed sequence, head) base offsets,
 // carves the 16-byte aligned shared buffers out of dynamic shared memory,
 // emits the schedule's bounds (SdpaDialect/Utils/ScheduleBounds.h), and runs the
-// key tiles in three loops: masked edge, unmasked interior, masked edge.
+// key tiles in four loops: masked edge, unmasked interior, masked edge, and
+// the tile holding Skv (masked, with the key-length test).
 //
 //===----------------------------------------------------------------------===//
 
@@ -180,7 +181,7 @@ SoftmaxState ForwardKernelBuilder::initialState() {
   return state;
 }
 
-void ForwardKernelBuilder::emitKvStep(Value u, bool masked,
+void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
                                       SoftmaxState &state) {
   Value stages = idx(spec.stages);
   Value stage = arith::RemUIOp::create(b, u, stages);
@@ -193,7 +194,7 @@ void ForwardKernelBuilder::emitKvStep(Value u, bool masked,
   gpu::BarrierOp::create(b);
   copyKvTileAsync(k, kBase, kStrideS, next, kSmem, nextStage);
   Scores scores = computeScores(stage);
-  capAndMask(scores, mul(u, idx(spec.tiles.kv)), masked);
+  capAndMask(scores, mul(u, idx(spec.tiles.kv)), mask);
   SmallVector<Value> pFrags = updateSoftmax(scores, state);
 
   // V(u) has landed; every warp is past P V of the previous step.
@@ -203,7 +204,7 @@ void ForwardKernelBuilder::emitKvStep(Value u, bool masked,
   accumulateValues(pFrags, stage, state);
 }
 
-Value ForwardKernelBuilder::emitTileLoop(Value lo, Value hi, bool masked,
+Value ForwardKernelBuilder::emitTileLoop(Value lo, Value hi, TileMask mask,
                                          SoftmaxState &state) {
   int64_t rows = state.rowMax.size();
   int64_t accs = state.acc.size();
@@ -214,10 +215,13 @@ Value ForwardKernelBuilder::emitTileLoop(Value lo, Value hi, bool masked,
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
         SoftmaxState inner = SoftmaxState::unflatten(iterArgs, rows, accs);
-        emitKvStep(u, masked, inner);
+        emitKvStep(u, mask, inner);
         scf::YieldOp::create(b, inner.flatten());
       });
-  loop->setAttr(masked ? "sdpa.masked" : "sdpa.interior", b.getUnitAttr());
+  loop->setAttr(mask == TileMask::None ? "sdpa.interior" : "sdpa.masked",
+                b.getUnitAttr());
+  if (mask == TileMask::BandAndKeys)
+    loop->setAttr("sdpa.key_tail", b.getUnitAttr());
   state = SoftmaxState::unflatten(loop.getResults(), rows, accs);
   return loop.getInductionVar();
 }
@@ -239,9 +243,18 @@ void ForwardKernelBuilder::build(gpu::GPUFuncOp func) {
     qFrags = loadQueryFragments();
 
   SoftmaxState state = initialState();
-  emitTileLoop(kvBegin, interiorBegin, /*masked=*/true, state);
-  emitTileLoop(interiorBegin, interiorEnd, /*masked=*/false, state);
-  emitTileLoop(interiorEnd, kvEnd, /*masked=*/true, state);
+  // Only the tile holding Skv (u >= kvFull = Skv / tile_kv) has keys past
+  // the sequence: the edge loops stop before it (the interior never reaches
+  // it) and one last loop tests the key length too. The tiles stay
+  // consecutive: the prefetch of u + 1 is unchanged.
+  Value kvFull = arith::DivUIOp::create(b, seqKv, idx(spec.tiles.kv));
+  emitTileLoop(kvBegin, arith::MinSIOp::create(b, interiorBegin, kvFull),
+               TileMask::Band, state);
+  emitTileLoop(interiorBegin, interiorEnd, TileMask::None, state);
+  emitTileLoop(interiorEnd, arith::MinSIOp::create(b, kvEnd, kvFull),
+               TileMask::Band, state);
+  emitTileLoop(arith::MaxSIOp::create(b, kvBegin, kvFull), kvEnd,
+               TileMask::BandAndKeys, state);
   waitGroups(0);
 
   emitEpilogue(state);

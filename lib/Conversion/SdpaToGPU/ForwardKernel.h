@@ -32,6 +32,11 @@ struct SoftmaxState {
                                 int64_t accs);
 };
 
+/// What a key tile's cells are tested for: nothing (interior tiles), the
+/// band (edge tiles wholly inside the key length), or the band and the key
+/// length (the tile holding Skv).
+enum class TileMask { None, Band, BandAndKeys };
+
 /// Scores of one key tile for one thread: scalars f32 indexed
 /// [rowTile][half][colBlock][elem] (see ForwardKernelBuilder::scoreIndex).
 using Scores = SmallVector<Value>;
@@ -48,8 +53,8 @@ private:
   //===--- ForwardKernel.cpp: setup and loops ------------------------------===//
   void emitSetup(gpu::GPUFuncOp func);
   void emitScheduleBounds();
-  Value emitTileLoop(Value lo, Value hi, bool masked, SoftmaxState &state);
-  void emitKvStep(Value u, bool masked, SoftmaxState &state);
+  Value emitTileLoop(Value lo, Value hi, TileMask mask, SoftmaxState &state);
+  void emitKvStep(Value u, TileMask mask, SoftmaxState &state);
   SoftmaxState initialState();
 
   //===--- PackedSequences.cpp --------------------------------------------===//
@@ -107,7 +112,7 @@ private:
   /// Caps the scores into the exp2 domain (softcap only: without a cap
   /// they stay raw, and updateSoftmax folds the scale in), masking cells
   /// outside the band or the keys to -inf when `masked`.
-  void capAndMask(Scores &scores, Value k0, bool masked);
+  void capAndMask(Scores &scores, Value k0, TileMask mask);
   /// Updates max/sum, rescales the accumulator, returns P as A-fragments
   /// [rowTile][k16 block of keys].
   SmallVector<Value> updateSoftmax(Scores &scores, SoftmaxState &state);

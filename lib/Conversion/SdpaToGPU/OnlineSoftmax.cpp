@@ -52,7 +52,7 @@ int64_t ForwardKernelBuilder::scoreIndex(int64_t rowTile, int64_t half,
   return ((rowTile * 2 + half) * colBlocks + colBlock) * 2 + elem;
 }
 
-void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, bool masked) {
+void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, TileMask mask) {
   if (spec.softcap) {
     Value inner = f32(spec.scale / *spec.softcap);
     Value outer = f32(*spec.softcap * sm80::kLog2e);
@@ -64,7 +64,7 @@ void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, bool masked) {
   }
   // Without a cap the scores stay raw here: updateSoftmax scales the row
   // maxima and folds the scale into P's exponent (one fma a cell).
-  if (!masked)
+  if (mask == TileMask::None)
     return;
 
   // Cell (row, col) of this thread: row = q0 + warpRow0 + 16 mt + g + 8 h,
@@ -72,7 +72,8 @@ void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, bool masked) {
   // compile-time offsets.
   Value threadKey = add(k0, fragCol);
   Value threadQuery = add(add(q0, warpRow0), fragRow);
-  BandCellTest band(*this, spec.band, threadQuery, threadKey, delta, seqKv,
+  BandCellTest band(*this, spec.band, threadQuery, threadKey, delta,
+                    mask == TileMask::BandAndKeys ? seqKv : Value(),
                     /*narrow=*/false);
   Value negInf = f32(-std::numeric_limits<double>::infinity());
   int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
