@@ -18,9 +18,11 @@
 //   ForwardKernel   begin = B, end = E (possibly below begin: an empty loop),
 //                   interiorBegin = maxsi(minsi(IB, end), begin),
 //                   interiorEnd = maxsi(minsi(IE, end), interiorBegin).
-//                   The lightest form: the forward kernel's three loops need
-//                   nothing more (measured: the heavier normalized form costs
-//                   it 6 registers and 2-3%, docs/Rationale.md).
+//                   The lightest form: the forward kernel's edge and
+//                   interior loops need nothing more (measured: the
+//                   heavier normalized form costs it 6 registers and 2-3%,
+//                   docs/Rationale.md); the kernel itself stops the edge
+//                   loops at Skv / tile_kv (ForwardKernel.cpp).
 //   BackwardKernel, begin = B, end = max(E, begin),
 //   HostFunctions   interiorBegin = min(max(IB, B), end),
 //                   interiorEnd = max(min(IE, E), interiorBegin),
