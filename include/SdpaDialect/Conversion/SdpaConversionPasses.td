@@ -29,11 +29,14 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
     (cp.async, zero fill past the sequence), `nvgpu.ldmatrix` (transposed for
     V), `nvgpu.mma.sync` m16n8k16 with f32 accumulation (`nvvm.mma.sync` for
     bf16, which the upstream nvgpu lowering does not type), and `gpu.shuffle`
-    for the row max. The key-tile loop runs in three `scf.for` loops whose
+    for the row max. The key-tile loop runs in four `scf.for` loops whose
     bounds are `affine.max`/`affine.min` of the schedule's maps applied to
-    `(t)[Sq, Skv]`: masked edge `[kv_begin, ib)`, unmasked interior `[ib, ie)`
-    and masked edge `[ie, kv_end)`, with the interior clamped into the visit
-    range. A row that sees no key stores O = 0 and LSE = -inf.
+    `(t)[Sq, Skv]`: masked edge `[kv_begin, min(ib, kv_full))`, unmasked
+    interior `[ib, ie)`, masked edge `[ie, min(kv_end, kv_full))`, with the
+    interior clamped into the visit range, and the tile holding Skv,
+    `[max(kv_begin, kv_full), kv_end)` with `kv_full = Skv floordiv tile_kv`,
+    the only one that also tests the key length (`sdpa.key_tail`). A row that
+    sees no key stores O = 0 and LSE = -inf.
 
     `S' = Q K^T` reduces over `D / 16` k16 blocks, two per x4 K load (an
     odd count ends with one x2 load). The tile sizes are those of the op's
