@@ -5,12 +5,14 @@
 // compile-time constants below 2^17. With diff = threadKey - threadQuery -
 // delta, the cell is visible (docs/Semantics.md §1) iff
 //
-//   keyOff < Skv - threadKey                      (a key of the sequence)
+//   keyOff < Skv - threadKey                      (a key of the sequence,
+//                                                 if Skv is given)
 //   (diff + L) >= queryOff - keyOff               (left edge, if bounded)
 //   (R - diff) >= keyOff - queryOff               (right edge, if bounded)
 //
-// The three per-thread values are formed once; every cell then costs three
-// compares with immediates. With `narrow`, the values are saturated to
+// The per-thread values are formed once; every cell then costs one compare
+// with an immediate per test (the forward leaves the key test out of every
+// tile but the one holding Skv). With `narrow`, the values are saturated to
 // [-2^20, 2^20] and compared in i32 (the saturation cannot change a
 // comparison with a constant that small), which the backward prefers; the
 // forward keeps index compares (measured on an H200: i32 cost it 6

@@ -110,8 +110,9 @@ private:
   int64_t scoreIndex(int64_t rowTile, int64_t half, int64_t colBlock,
                      int64_t elem) const;
   /// Caps the scores into the exp2 domain (softcap only: without a cap
-  /// they stay raw, and updateSoftmax folds the scale in), masking cells
-  /// outside the band or the keys to -inf when `masked`.
+  /// they stay raw, and updateSoftmax folds the scale in), and sets the
+  /// cells `mask` tests and finds invisible to -inf: outside the band
+  /// (Band), or outside the band or past Skv (BandAndKeys).
   void capAndMask(Scores &scores, Value k0, TileMask mask);
   /// Updates max/sum, rescales the accumulator, returns P as A-fragments
   /// [rowTile][k16 block of keys].
