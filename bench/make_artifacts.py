@@ -33,6 +33,7 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Optional
 
@@ -274,6 +275,34 @@ def ptxas_problem(ptxas, ptx):
     return ""
 
 
+def compile_artifact(name, configs, args):
+    """Writes artifact `name` into args.out; '' on success, else why it was
+    refused (the lowering's first diagnostic, or ptxas's complaint, in which
+    case the PTX and manifest are removed)."""
+    if name in IMPORTED:
+        out = os.path.join(args.out, name)
+        os.makedirs(out, exist_ok=True)
+        res = subprocess.run([args.sdpa_opt, IMPORTED[name], "-o",
+                              os.path.join(out, "module.mlir"),
+                              "--sdpa-stablehlo-pipeline=lowering={"
+                              + " ".join(filter(None, [IMPORTED_LOWERING.get(name),
+                                                       f"artifact-dir={out}"])) + "}"],
+                             text=True, capture_output=True)
+    else:
+        c = configs[name]
+        res = subprocess.run([args.sdpa_opt, pipeline(name, c, args.out), "-o", os.devnull],
+                             input=source(name, c), text=True, capture_output=True)
+    if res.returncode != 0:
+        return (res.stderr.strip().splitlines() or ["(no diagnostic)"])[0]
+    if name not in IMPORTED and args.ptxas:
+        problem = ptxas_problem(args.ptxas, os.path.join(args.out, name + ".ptx"))
+        if problem:
+            for ext in (".ptx", ".manifest"):
+                os.remove(os.path.join(args.out, name + ext))
+            return problem
+    return ""
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--sdpa-opt", default="build/bin/sdpa-opt")
@@ -286,6 +315,8 @@ def main():
                    help="the configuration sweep (bench/sweep_configs.py) instead")
     p.add_argument("--ptxas", default=shutil.which("ptxas"),
                    help="ptxas for the spill check (default: on PATH; none: no check)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="artifacts compiled at once (default: the CPU count)")
     args = p.parse_args()
     configs = CONFIGS
     if args.sweep:
@@ -301,36 +332,16 @@ def main():
             print(n, configs.get(n) or IMPORTED[n])
         return 0
     os.makedirs(args.out, exist_ok=True)
+    # Each artifact is one sdpa-opt (and ptxas) process: run --jobs at a
+    # time, report in the table's order.
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        outcomes = list(pool.map(lambda n: compile_artifact(n, configs, args), names))
     refused = []
-    for name in names:
-        if name in IMPORTED:
-            out = os.path.join(args.out, name)
-            os.makedirs(out, exist_ok=True)
-            res = subprocess.run([args.sdpa_opt, IMPORTED[name], "-o",
-                                  os.path.join(out, "module.mlir"),
-                                  "--sdpa-stablehlo-pipeline=lowering={"
-                                  + " ".join(filter(None, [IMPORTED_LOWERING.get(name),
-                                                           f"artifact-dir={out}"])) + "}"],
-                                 text=True, capture_output=True)
-        else:
-            c = configs[name]
-            res = subprocess.run([args.sdpa_opt, pipeline(name, c, args.out), "-o", os.devnull],
-                                 input=source(name, c), text=True, capture_output=True)
-        if res.returncode != 0:
-            first = (res.stderr.strip().splitlines() or ["(no diagnostic)"])[0]
-            print(f"REFUSED {name}: {first}")
+    for name, problem in zip(names, outcomes):
+        if problem:
+            print(f"REFUSED {name}: {problem}")
             refused.append(name)
-            continue
-        if name not in IMPORTED and args.ptxas:
-            ptx = os.path.join(args.out, name + ".ptx")
-            problem = ptxas_problem(args.ptxas, ptx)
-            if problem:
-                print(f"REFUSED {name}: {problem}")
-                for ext in (".ptx", ".manifest"):
-                    os.remove(os.path.join(args.out, name + ext))
-                refused.append(name)
-                continue
-        if name in IMPORTED:
+        elif name in IMPORTED:
             print(f"wrote {os.path.join(args.out, name)}/")
         else:
             print(f"wrote {os.path.join(args.out, name)}.{{ptx,manifest}}")

@@ -37,12 +37,14 @@
 #include "SdpaDialect/Analysis/TileBounds.h"
 #include "SdpaDialect/Analysis/BoundsPolicy.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace mlir::sdpa {
 namespace {
@@ -183,35 +185,73 @@ ScheduleMaps deriveScheduleMaps(const Band &band, TileShape tiles,
   });
 }
 
+namespace {
+
+/// The constant c with a - b = c for every point, if there is one: results
+/// of one map, flattened over shared locals (one flattener), differ by a
+/// constant iff their forms agree in every column but the constant term,
+/// which is what simplifying a - b to a constant decides, with one
+/// flattening per result instead of one per pair. Semi-affine results
+/// (none of the schedule's) are simplified pairwise.
+class ConstantDifferences {
+public:
+  ConstantDifferences(ArrayRef<AffineExpr> results, unsigned numDims,
+                      unsigned numSymbols)
+      : results(results), numDims(numDims), numSymbols(numSymbols),
+        flattener(numDims, numSymbols) {
+    flat = llvm::all_of(results, [&](AffineExpr r) {
+      return r.isPureAffine() && succeeded(flattener.walkPostOrder(r));
+    });
+  }
+
+  std::optional<int64_t> operator()(size_t i, size_t j) {
+    if (flat) {
+      ArrayRef<int64_t> a = flattener.operandExprStack[i];
+      ArrayRef<int64_t> b = flattener.operandExprStack[j];
+      if (a.drop_back() != b.drop_back())
+        return std::nullopt;
+      return a.back() - b.back();
+    }
+    AffineExpr diff =
+        simplifyAffineExpr(results[i] - results[j], numDims, numSymbols);
+    if (auto cst = dyn_cast<AffineConstantExpr>(diff))
+      return cst.getValue();
+    return std::nullopt;
+  }
+
+private:
+  ArrayRef<AffineExpr> results;
+  unsigned numDims, numSymbols;
+  SimpleAffineExprFlattener flattener;
+  bool flat;
+};
+
+} // namespace
+
 AffineMap pruneDominatedResults(AffineMap map, bool isMax) {
+  unsigned numDims = map.getNumDims(), numSymbols = map.getNumSymbols();
   SmallVector<AffineExpr> results;
   for (AffineExpr result : map.getResults())
-    results.push_back(simplifyAffineExpr(result, map.getNumDims(),
-                                         map.getNumSymbols()));
+    results.push_back(simplifyAffineExpr(result, numDims, numSymbols));
+  // Results that differ by constants form classes; each class keeps its
+  // best result (the largest of a max-map, the smallest of a min-map), the
+  // first of equal ones. A result is dropped iff another one beats it.
+  ConstantDifferences difference(results, numDims, numSymbols);
   SmallVector<bool> dropped(results.size(), false);
   for (size_t i = 0; i < results.size(); ++i) {
-    for (size_t j = 0; j < results.size() && !dropped[i]; ++j) {
-      if (i == j || dropped[j])
+    for (size_t j = i + 1; j < results.size(); ++j) {
+      std::optional<int64_t> c = difference(i, j); // results[i] - results[j]
+      if (!c)
         continue;
-      AffineExpr diff = simplifyAffineExpr(results[i] - results[j],
-                                           map.getNumDims(),
-                                           map.getNumSymbols());
-      auto cst = dyn_cast<AffineConstantExpr>(diff);
-      if (!cst)
-        continue;
-      // results[i] is redundant if results[j] always wins (ties: keep one).
-      int64_t c = cst.getValue();
-      bool dominated = isMax ? c < 0 : c > 0;
-      if (dominated || (c == 0 && i > j))
-        dropped[i] = true;
+      bool iWins = isMax ? *c >= 0 : *c <= 0; // ties: the first
+      (iWins ? dropped[j] : dropped[i]) = true;
     }
   }
   SmallVector<AffineExpr> kept;
   for (size_t i = 0; i < results.size(); ++i)
     if (!dropped[i])
       kept.push_back(results[i]);
-  return AffineMap::get(map.getNumDims(), map.getNumSymbols(), kept,
-                        map.getContext());
+  return AffineMap::get(numDims, numSymbols, kept, map.getContext());
 }
 
 ScheduleMaps specializeScheduleMaps(const ScheduleMaps &maps,
