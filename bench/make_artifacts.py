@@ -118,14 +118,16 @@ CONFIGS = {
     "bwd_bf16_d64_win127_sinks_nd": Config(B, "bf16", 64, 127, 0, sinks=True),
     "bwd_bf16_d64_win127_sinks_det": Config(B, "bf16", 64, 127, 0, deterministic=True,
                                             sinks=True),
-    # Backward at the new head dims: d 80 and 96 in one pass, 160, 192 and
-    # 256 in 4, 4 and 6 column passes of dK and dV (Gemma 2's d 256 with its
-    # cap and window).
+    # Backward at the new head dims: d 80 and 96, and 160, 192 and 256,
+    # whose visits split in two column groups (Gemma 2's d 256 with its cap
+    # and window; a symmetric band, packed, with sinks).
     "bwd_f16_d80_win127_det": Config(B, "f16", 80, 127, 0, deterministic=True),
     "bwd_bf16_d96_causal_nd": Config(B, "bf16", 96, None, 0),
     "bwd_bf16_d160_win127_br_det": Config(B, "bf16", 160, 127, 0, "bottom_right",
                                           deterministic=True),
     "bwd_f16_d192_causal_nd": Config(B, "f16", 192, None, 0),
+    "bwd_f16_d160_sym_thd_sinks_det": Config(B, "f16", 160, 40, 40, thd=True,
+                                             deterministic=True, sinks=True),
     "bwd_bf16_d256_win4095_softcap50_det": Config(B, "bf16", 256, 4095, 0,
                                                   softcap=50.0, deterministic=True),
     # The benchmark's Gemma-2-like rows: its forward at tile-kv 16 (at 32

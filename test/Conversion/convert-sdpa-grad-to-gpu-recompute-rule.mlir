@@ -11,7 +11,7 @@
 /// 128 + 8 halves): Q, dO 64 * 136 * 2 = 17408 bytes each at 0 and 17408;
 /// K, V [1][128][136], 128 * 136 * 2 = 34816 bytes each, at 34816 and 69632;
 /// 104448 bytes in all; 4 warps (one m16 row tile each above mma width 64).
-/// (bwd_main, one column pass, 8 warps, keeps 2 query stages:
+/// (bwd_main, mma width 128, 8 warps, keeps 2 query stages:
 /// 2 * 34816 + 2 * 2 * 17408 + 64 * 136 * 2 + 2 * 2 * 64 * 4 = 157696.)
 // CHECK-LABEL: func.func @wide
 // CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert

@@ -115,7 +115,7 @@
 // G2DEFAULTTILES-NEXT: tile_q 64
 // G2DEFAULTTILES-NEXT: tile_kv 16
 /// With tile-kv 32 the forward lowers with its cap and becomes an FFI call
-/// stating it; the backward at d 256 (column passes of dK and dV) lowers
+/// stating it; the backward at d 256 (split visits, two warps per 16 keys) lowers
 /// too and becomes the backward FFI call with the same cap.
 // RUN: %sdpa_opt '-sdpa-stablehlo-pipeline=lowering={tile-kv=32 artifact-dir=%t.g2}' %S/Inputs/models/gemma2_like_softcap_xla_vg.mlir 2>&1 | FileCheck %s --check-prefix=G2
 // RUN: ls %t.g2 | FileCheck %s --check-prefix=G2FILES

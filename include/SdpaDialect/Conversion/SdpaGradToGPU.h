@@ -39,7 +39,7 @@ struct BackwardKernelSpec {
   /// workspaces, the manifest).
   int64_t headDim = 0;
   /// The width the kernels compute at (getMmaHeadDim): shared rows, the mma
-  /// reductions over the head dim and the column passes; columns past
+  /// reductions over the head dim and the column groups; columns past
   /// headDim are zero and never stored.
   int64_t mmaHeadDim = 0;
   /// Packed sequences (layout thd): program z runs sequence z, whose first
@@ -68,42 +68,37 @@ struct BackwardKernelSpec {
   /// static lengths: one kernel serves every length).
   ScheduleAttr schedule;
 
-  /// The main kernel has one warp per 16 keys of its key tile.
-  int64_t warps() const { return tiles.kv / sm80::kMmaM; }
-  /// The rule of the main kernel's register tiles, for every head dim: a
-  /// warp's dK and dV accumulators (16 keys x the columns of a pass, f32)
-  /// take 2 * 16 * columns / 32 = columns registers per thread, beside the
-  /// A fragments of S and dP (head_dim / 4 registers). Up to
-  /// kSinglePassHeadDim = 128 they hold every column (the d = 128 kernel
-  /// uses 254 of the 255 registers); a larger head dim walks its query
-  /// tiles in ceil(head_dim / kMaxPassColumns) column passes of equal width
-  /// (in 8-column mma blocks), each recomputing P and dS over the full head
-  /// dim and accumulating its columns of dK and dV; the last pass adds the
-  /// dQ partials. 48 columns a pass is the widest that ptxas 13.0 assembles
-  /// without spills at d = 144 ... 208 and 256 (64 spills at d = 192); at
-  /// 224 and 240 every width spills, so those head dims compute at 256
-  /// (getMmaHeadDim).
-  /// Independent of the tiles, which only set shared memory.
-  static constexpr int64_t kSinglePassHeadDim = 128;
-  static constexpr int64_t kMaxPassColumns = 48;
-  int64_t columnPasses() const {
-    if (mmaHeadDim <= kSinglePassHeadDim)
-      return 1;
-    // Passes of passBlocks() until the head dim's columns are covered: no
-    // pass forms padding alone (d = 216 at 256 walks 5 passes of 6 blocks,
-    // not 6; its last pass forms 3 padding blocks, never stored).
-    int64_t blocks = headDim / sm80::kMmaN;
-    return (blocks + passBlocks() - 1) / passBlocks();
+  /// The main kernel's warps: one per 16 keys of its key tile (a key block)
+  /// and column group. A warp's dK and dV accumulators (16 keys x the
+  /// columns of its group, f32) take 2 * 16 * columns / 32 = columns
+  /// registers per thread. Up to kMaxGroupColumns = 128 (d = 128 uses 254 of
+  /// the 255 registers) one warp holds every column of its keys and forms
+  /// P^T and dS^T of every query in registers, as A fragments of the dV and
+  /// dK products. A wider head dim splits the columns into columnGroups()
+  /// groups of equal width (in 8-column mma blocks), one warp each, and a
+  /// visit into two phases: the warps of a key block first share its
+  /// queries (warp group g forms S^T, dP^T, P^T and dS^T of the g-th of
+  /// columnGroups() equal parts of the query tile, over the full head dim),
+  /// store P^T and dS^T to shared memory, and after a barrier each reads
+  /// them back as A fragments for the dV and dK columns of its group. So
+  /// every product is formed once a visit (docs/Semantics.md §7, head
+  /// dimensions).
+  static constexpr int64_t kMaxGroupColumns = 128;
+  int64_t keyBlocks() const { return tiles.kv / sm80::kMmaM; }
+  int64_t columnGroups() const {
+    return (mmaHeadDim + kMaxGroupColumns - 1) / kMaxGroupColumns;
   }
-  /// 8-column blocks per pass (the last pass may have fewer): the mma
-  /// width split into ceil(mmaHeadDim / kMaxPassColumns) equal passes.
-  int64_t passBlocks() const {
-    int64_t blocks = mmaHeadDim / sm80::kMmaN;
-    if (mmaHeadDim <= kSinglePassHeadDim)
-      return blocks;
-    int64_t passes = (mmaHeadDim + kMaxPassColumns - 1) / kMaxPassColumns;
-    return (blocks + passes - 1) / passes;
+  /// Whether a visit runs in the two phases above (columnGroups() > 1).
+  bool splitsVisit() const { return columnGroups() > 1; }
+  /// 8-column blocks of dK and dV per warp (the mma width is a multiple of
+  /// 16, so two groups divide it).
+  int64_t groupBlocks() const {
+    return mmaHeadDim / sm80::kMmaN / columnGroups();
   }
+  /// Queries per part of the query tile in the first phase (the tile when
+  /// the visit is not split).
+  int64_t partQueries() const { return tiles.q / columnGroups(); }
+  int64_t warps() const { return keyBlocks() * columnGroups(); }
   int64_t threads() const { return warps() * sm80::kWarpSize; }
   /// Threads of the preprocessing and dQ conversion kernels.
   int64_t rowThreads() const { return 128; }
@@ -120,10 +115,8 @@ struct BackwardKernelSpec {
   /// V). With 2 the copies of the next tile are in flight while the current
   /// one computes; with 1 a visit waits for its own (no prefetch).
   /// getBackwardKernelSpec picks 2 where shared memory allows and:
-  /// * bwd_main: up to one column pass (mma width <= kSinglePassHeadDim).
-  ///   With column passes the second stage cost gemma-2's d 256 backward
-  ///   48% (H200: 230 registers instead of 168, and 140 KB of shared
-  ///   memory, one block per SM); at d 128 it gained 4%, at d 64 2%
+  /// * bwd_main: where the visit is not split (mma width <=
+  ///   kMaxGroupColumns): at d 128 it gained 4%, at d 64 2%
   ///   (bench/RESULTS.md).
   /// * bwd_dq: up to kMaxPrefetchRecomputeHeadDim: at mma width 128 its dQ
   ///   and a chunk's S and dP take 128 registers a thread, and with the
@@ -133,7 +126,8 @@ struct BackwardKernelSpec {
   int64_t queryStages = 1;
   int64_t keyStages = 1;
   /// Byte offsets of the main kernel's shared buffers (all 16-byte aligned):
-  /// K, V; Q, dO, LSE and Delta, each [queryStages]; dS.
+  /// K, V; Q, dO, LSE and Delta, each [queryStages]; dS; where the visit is
+  /// split, P^T and dS^T ([Tk][Tq] each, rows padded).
   int64_t kOffset() const { return 0; }
   int64_t vOffset() const { return kOffset() + tileBytes(tiles.kv); }
   int64_t qOffset() const { return vOffset() + tileBytes(tiles.kv); }
@@ -149,9 +143,23 @@ struct BackwardKernelSpec {
   int64_t deltaOffset() const {
     return lseOffset() + queryStages * tiles.q * 4;
   }
+  /// Elements per padded shared row of the [Tk][Tq] P^T and dS^T tiles.
+  int64_t transposedRowElems() const {
+    return tiles.q + sm80::kSmemPadElems;
+  }
+  int64_t pTransposedOffset() const {
+    return deltaOffset() + queryStages * tiles.q * 4;
+  }
+  int64_t dsTransposedOffset() const {
+    return pTransposedOffset() +
+           tiles.kv * transposedRowElems() * elementBytes();
+  }
   /// Dynamic shared memory of the main kernel.
   int64_t sharedBytes() const {
-    return deltaOffset() + queryStages * tiles.q * 4;
+    if (!splitsVisit())
+      return pTransposedOffset();
+    return dsTransposedOffset() +
+           tiles.kv * transposedRowElems() * elementBytes();
   }
 
   /// bwd_dq: one warp per dqRowTiles m16 row tiles (16 or 32 query rows)

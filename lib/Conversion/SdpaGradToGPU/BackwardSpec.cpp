@@ -44,12 +44,18 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (tiles.kv % sm80::kMmaM != 0 || tiles.kv > 8 * sm80::kMmaM)
     return op.emitOpError("expected schedule tile_kv to be 16, 32, 48, ... "
                           "or 128 (one warp per 16 keys)");
+  // Eight warps of up to 255 registers fill an SM's register file.
+  if (spec.warps() > 8)
+    return op.emitOpError("expected tile_kv at most ")
+           << 8 / spec.columnGroups() * sm80::kMmaM << " at head_dim "
+           << spec.headDim << " (bwd_main has " << spec.columnGroups()
+           << " warps per 16 keys, at most 8), got " << tiles.kv;
   if (tiles.q % sm80::kMmaM != 0 || tiles.q > tiles.kv)
     return op.emitOpError(
         "expected schedule tile_q to be a multiple of 16 and at most tile_kv");
   // Each kernel double-buffers its streamed tiles where that was measured
   // to pay and they fit (BackwardKernelSpec::queryStages).
-  if (spec.mmaHeadDim <= BackwardKernelSpec::kSinglePassHeadDim)
+  if (!spec.splitsVisit())
     spec.queryStages = BackwardKernelSpec::kMaxStages;
   if (spec.sharedBytes() > sm80::kMaxSharedBytes)
     spec.queryStages = 1;

@@ -1,7 +1,9 @@
 //===- MainKernel.cpp - The backward kv-tile program ----------------------===//
 //
 // One program per (key tile u = blockIdx.x, kv head = blockIdx.y, batch =
-// blockIdx.z), one warp per 16 keys of the tile. K and V stay in shared
+// blockIdx.z), one warp per 16 keys of the tile (two above mma width 128,
+// one per half of the dK and dV columns, whose visits run in two phases:
+// BackwardKernelSpec::columnGroups). K and V stay in shared
 // memory; for each query head of the kv head's group (in ascending order,
 // so dK and dV are deterministic) the program walks exactly its query tiles
 // [q_begin(u), q_end(u)) (emitBackwardBounds) in descending order, and per
@@ -97,6 +99,15 @@ void MainKernelBuilder::emitSetup() {
   Value two = idx(2);
   Value quadLane = remu(l, idx(sm80::kQuadSize));
   fragCol = mul(quadLane, two);
+  if (spec.splitsVisit()) {
+    Value blocks = idx(spec.keyBlocks());
+    keyBlock = remu(warp, blocks);
+    columnGroup = divu(warp, blocks);
+    partQuery0 = mul(columnGroup, idx(spec.partQueries()));
+    groupColumn0 = mul(columnGroup, idx(spec.groupBlocks() * sm80::kMmaN));
+  } else {
+    keyBlock = warp;
+  }
   delta = spec.band.align == Alignment::BottomRight ? sub(seqKv, seqQ)
                                                     : idx(0);
   qStrideS = argIndex("q_stride_s");
@@ -113,6 +124,11 @@ void MainKernelBuilder::emitSetup() {
                       elem);
   lseSmem = sharedView(spec.lseOffset(), {stages, spec.tiles.q}, f32Type);
   deltaSmem = sharedView(spec.deltaOffset(), {stages, spec.tiles.q}, f32Type);
+  if (spec.splitsVisit()) {
+    int64_t rows = spec.tiles.kv, cols = spec.transposedRowElems();
+    pTSmem = sharedView(spec.pTransposedOffset(), {rows, cols}, elem);
+    dsTSmem = sharedView(spec.dsTransposedOffset(), {rows, cols}, elem);
+  }
 }
 
 QueryHeadBases MainKernelBuilder::emitQueryHeadBases(Value head) {
@@ -192,27 +208,19 @@ void MainKernelBuilder::storeRowStats(const PendingRowStats &stats,
 SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
                                                      Value rows,
                                                      Value stage) {
-  // The reduction over head_dim is the outer loop, beside the Tq / 8
-  // independent accumulator chains. In one column pass one A fragment of
-  // the warp's keys is live at a time (not head_dim / 4 registers: 64 x 128
-  // tiles fit at d 128); with column passes all are loaded first, as
-  // ptxas 13.0 assembles those kernels without a spill (d 216
-  // deterministic spilled 4 bytes with the fragments loaded per block).
-  Value warpRow0 = mul(warp, idx(sm80::kMmaM));
+  // The reduction over head_dim is the outer loop, beside the part's
+  // queries / 8 independent accumulator chains: one A fragment of the
+  // warp's keys is live at a time (not head_dim / 4 registers: 64 x 128
+  // tiles fit at d 128).
+  Value warpRow0 = mul(keyBlock, idx(sm80::kMmaM));
   int64_t kBlocks = spec.mmaHeadDim / sm80::kMmaK;
-  auto loadKeyFragment = [&](int64_t kk) {
-    return loadA(keyRows, warpRow0, idx(kk * sm80::kMmaK));
-  };
-  SmallVector<Value> preloaded;
-  if (spec.columnPasses() > 1)
-    for (int64_t kk = 0; kk < kBlocks; ++kk)
-      preloaded.push_back(loadKeyFragment(kk));
-  SmallVector<Value> products(spec.tiles.q / sm80::kMmaN, zeroAccumulator());
+  SmallVector<Value> products(spec.partQueries() / sm80::kMmaN,
+                              zeroAccumulator());
   for (int64_t kk = 0; kk < kBlocks; ++kk) {
     Value col0 = idx(kk * sm80::kMmaK);
-    Value a = preloaded.empty() ? loadKeyFragment(kk) : preloaded[kk];
+    Value a = loadA(keyRows, warpRow0, col0);
     for (int64_t j = 0; j < int64_t(products.size()); ++j) {
-      Value row0 = idx(j * sm80::kMmaN);
+      Value row0 = queryLocal(j);
       products[j] = mma(a, loadB(rows, row0, col0, stage), products[j]);
     }
   }
@@ -224,9 +232,10 @@ SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
   // Cell (query, key) of this thread: query = q0 + 2 (lane % 4) + 8 j + e,
   // key = k0 + 16 warp + lane / 4 + 8 i.
   auto makeTest = [&] {
-    Value keyLocal0 = add(mul(warp, idx(sm80::kMmaM)), fragRow);
+    Value keyLocal0 = add(mul(keyBlock, idx(sm80::kMmaM)), fragRow);
     Value threadKey = add(k0, keyLocal0);
-    Value threadQuery = add(q0, fragCol);
+    Value threadQuery =
+        add(partQuery0 ? add(q0, partQuery0) : q0, fragCol);
     return BandCellTest(*this, spec.band, threadQuery, threadKey, delta, seqKv,
                         /*narrow=*/true);
   };
@@ -238,7 +247,7 @@ SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
 
 Value MainKernelBuilder::statsPair(Value smem, Value stage, int64_t j) {
   auto pairF32 = VectorType::get({2}, b.getF32Type());
-  Value qPair = add(idx(j * sm80::kMmaN), fragCol);
+  Value qPair = add(queryLocal(j), fragCol);
   return vector::LoadOp::create(b, pairF32, smem, ValueRange{stage, qPair});
 }
 
@@ -253,7 +262,7 @@ void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
                                                      SmallVectorImpl<Value> &dP,
                                                      Value stage) {
   ProbabilityConstants constants = getProbabilityConstants();
-  for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
+  for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
     Value lsePair = statsPair(lseSmem, stage, j);
     Value deltaPair = statsPair(deltaSmem, stage, j);
     for (int64_t e = 0; e < 2; ++e) {
@@ -273,20 +282,51 @@ void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
   }
 }
 
-std::pair<int64_t, int64_t>
-MainKernelBuilder::passColumnBlocks(int64_t pass) const {
-  // Every pass forms passBlocks() columns (the register tiles of the mma
-  // width), the last clipped at the mma width; a padding column forms zeros
-  // and is not stored (emitStoreGradients).
-  int64_t blocks = spec.mmaHeadDim / sm80::kMmaN;
-  int64_t begin = pass * spec.passBlocks();
-  return {begin, std::min(blocks, begin + spec.passBlocks())};
+Value MainKernelBuilder::queryLocal(int64_t j) {
+  Value offset = idx(j * sm80::kMmaN);
+  return partQuery0 ? add(partQuery0, offset) : offset;
+}
+
+void MainKernelBuilder::storeTransposed(ArrayRef<Value> frags, Value smem) {
+  // Element (i, e) of fragment j: key 16 keyBlock + lane / 4 + 8 i, query
+  // q_part + 8 j + 2 (lane % 4) + e; e = 0, 1 are adjacent in a row.
+  auto pairType = VectorType::get({2}, spec.elementType);
+  Value keyLocal0 = add(mul(keyBlock, idx(sm80::kMmaM)), fragRow);
+  for (auto [j, frag] : llvm::enumerate(frags)) {
+    Value query = add(queryLocal(j), fragCol);
+    for (int64_t i = 0; i < 2; ++i) {
+      Value key = add(keyLocal0, idx(8 * i));
+      Value row = vector::ExtractOp::create(b, frag, ArrayRef<int64_t>{i});
+      Value pair = arith::TruncFOp::create(b, pairType, row);
+      vector::StoreOp::create(b, pair, smem, ValueRange{key, query},
+                              /*nontemporal=*/false, llvm::MaybeAlign(4));
+    }
+  }
+}
+
+void MainKernelBuilder::emitGroupGradients(Value stage,
+                                           GradAccumulators &acc) {
+  // dV += P^T dO, dK += dS^T Q over every query of the tile (the
+  // reduction) and the group's columns; one A fragment of P^T and of dS^T
+  // serves the group's column blocks.
+  Value keyRow0 = mul(keyBlock, idx(sm80::kMmaM));
+  for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
+    Value query0 = idx(kq * sm80::kMmaK);
+    Value aP = loadA(pTSmem, keyRow0, query0);
+    Value aS = loadA(dsTSmem, keyRow0, query0);
+    for (int64_t dn = 0; dn < spec.groupBlocks(); ++dn) {
+      Value col0 = add(groupColumn0, idx(dn * sm80::kMmaN));
+      acc.dV[dn] =
+          mma(aP, loadBTransposed(doSmem, query0, col0, stage), acc.dV[dn]);
+      acc.dK[dn] =
+          mma(aS, loadBTransposed(qSmem, query0, col0, stage), acc.dK[dn]);
+    }
+  }
 }
 
 void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
                                           Value stage, Value edge,
-                                          GradAccumulators &acc,
-                                          int64_t pass) {
+                                          GradAccumulators &acc) {
   Value q0 = visit.q0;
   SmallVector<Value> s = keyRowProducts(kSmem, qSmem, stage);
   SmallVector<Value> dP = keyRowProducts(vSmem, doSmem, stage);
@@ -298,7 +338,7 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
     recomputeCappedProbabilities(p, dP, stage);
   } else {
     ProbabilityConstants constants = getProbabilityConstants();
-    for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
+    for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
       Value lsePair = statsPair(lseSmem, stage, j);
       for (int64_t e = 0; e < 2; ++e) {
         Value negLse2 = arith::NegFOp::create(
@@ -317,13 +357,13 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
   // dS^T = P^T * (dP^T - Delta) in place of dP^T; dS * scale to shared
   // memory for the dQ product.
   Value scale = f32(spec.scale);
-  Value keyLocal0 = add(mul(warp, idx(sm80::kMmaM)), fragRow);
+  Value keyLocal0 = add(mul(keyBlock, idx(sm80::kMmaM)), fragRow);
   SmallVector<Value> dS(dP);
-  for (int64_t j = 0; j < spec.tiles.q / sm80::kMmaN; ++j) {
+  for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
     Value deltaPair = statsPair(deltaSmem, stage, j);
     for (int64_t e = 0; e < 2; ++e) {
       Value qInBlock = add(fragCol, idx(e));
-      Value qLocal = add(idx(j * sm80::kMmaN), qInBlock);
+      Value qLocal = add(queryLocal(j), qInBlock);
       Value rowDelta =
           vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e});
       for (int64_t i = 0; i < 2; ++i) {
@@ -344,63 +384,87 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
     }
   }
 
-  // dV += P^T dO, dK += dS^T Q (queries are the reduction), over the
-  // columns of this pass.
-  auto [dnBegin, dnEnd] = passColumnBlocks(pass);
-  for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
-    Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
-    Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
-    for (int64_t dn = dnBegin; dn < dnEnd; ++dn) {
-      Value row0 = idx(kq * sm80::kMmaK), col0 = idx(dn * sm80::kMmaN);
-      Value &dV = acc.dV[dn - dnBegin], &dK = acc.dK[dn - dnBegin];
-      dV = mma(aP, loadBTransposed(doSmem, row0, col0, stage), dV);
-      dK = mma(aS, loadBTransposed(qSmem, row0, col0, stage), dK);
+  if (spec.splitsVisit()) {
+    // P^T and dS^T of the key block's queries come from its warps.
+    storeTransposed(p, pTSmem);
+    storeTransposed(dS, dsTSmem);
+    gpu::BarrierOp::create(b);
+    emitGroupGradients(stage, acc);
+  } else {
+    // dV += P^T dO, dK += dS^T Q (queries are the reduction), every
+    // column, P^T and dS^T from this warp's registers.
+    for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
+      Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
+      Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
+      for (int64_t dn = 0; dn < spec.groupBlocks(); ++dn) {
+        Value row0 = idx(kq * sm80::kMmaK), col0 = idx(dn * sm80::kMmaN);
+        Value &dV = acc.dV[dn], &dK = acc.dK[dn];
+        dV = mma(aP, loadBTransposed(doSmem, row0, col0, stage), dV);
+        dK = mma(aS, loadBTransposed(qSmem, row0, col0, stage), dK);
+      }
     }
   }
 
-  // The whole dS tile is in shared memory. The dQ partial (every column)
-  // is added once, in the last pass (bwd_dq recomputes dQ instead).
-  if (pass + 1 != spec.columnPasses() || spec.recomputesDq())
+  // The dQ partial from the whole dS tile in shared memory (complete after
+  // the split visit's barrier); bwd_dq recomputes dQ instead.
+  if (spec.recomputesDq())
     return;
-  gpu::BarrierOp::create(b);
+  if (!spec.splitsVisit())
+    gpu::BarrierOp::create(b);
   emitDqUpdate(visit.t, q0, visit.bases);
 }
 
-void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc,
-                                           int64_t pass) {
-  auto [dnBegin, dnEnd] = passColumnBlocks(pass);
+void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {
   Value dkBase = sliceBase("dk", batch, kvFirst, kvHead);
   Value dvBase = sliceBase("dv", batch, kvFirst, kvHead);
   Value dkStrideS = argIndex("dk_stride_s"), dvStrideS = argIndex("dv_stride_s");
   auto pairType = VectorType::get({2}, spec.elementType);
   auto pairF32 = VectorType::get({2}, b.getF32Type());
   Value scale = vector::BroadcastOp::create(b, pairF32, f32(spec.scale));
-  Value keyLocal0 = add(mul(warp, idx(sm80::kMmaM)), fragRow);
+  Value keyLocal0 = add(mul(keyBlock, idx(sm80::kMmaM)), fragRow);
   for (int64_t i = 0; i < 2; ++i) {
     Value key = add(k0, add(keyLocal0, idx(8 * i)));
     Value live = cmp(arith::CmpIPredicate::ult, key, seqKv);
     scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
-      // The columns past the head dim (zero) are not stored.
-      int64_t storedEnd = std::min(dnEnd, spec.headDim / sm80::kMmaN);
-      for (int64_t dn = dnBegin; dn < storedEnd; ++dn) {
-        Value col = add(idx(dn * sm80::kMmaN), fragCol);
-        Value dk = vector::ExtractOp::create(b, acc.dK[dn - dnBegin],
-                                             ArrayRef<int64_t>{i});
-        dk = arith::MulFOp::create(b, dk, scale);
-        Value dv = vector::ExtractOp::create(b, acc.dV[dn - dnBegin],
-                                             ArrayRef<int64_t>{i});
-        // One statement per op: the IR's order must not depend on the
-        // compiler's order of evaluating arguments.
-        Value dkAt = add(dkBase, add(mul(key, dkStrideS), col));
-        Value dkPair = arith::TruncFOp::create(b, pairType, dk);
-        // A pair at an even column of a 16-byte aligned row: one 4-byte
-        // store (unaligned, LLVM split it into two 2-byte stores).
-        vector::StoreOp::create(b, dkPair, args["dk"], ValueRange{dkAt},
-                                /*nontemporal=*/false, llvm::MaybeAlign(4));
-        Value dvAt = add(dvBase, add(mul(key, dvStrideS), col));
-        Value dvPair = arith::TruncFOp::create(b, pairType, dv);
-        vector::StoreOp::create(b, dvPair, args["dv"], ValueRange{dvAt},
-                                /*nontemporal=*/false, llvm::MaybeAlign(4));
+      // The columns past the head dim (zero) are not stored: a group's
+      // column block is tested when the mma width pads the head dim.
+      int64_t blocks = spec.groupBlocks();
+      if (!spec.splitsVisit())
+        blocks = std::min(blocks, spec.headDim / sm80::kMmaN);
+      bool testColumns = spec.splitsVisit() && spec.mmaHeadDim != spec.headDim;
+      for (int64_t dn = 0; dn < blocks; ++dn) {
+        Value block0 = spec.splitsVisit()
+                           ? add(groupColumn0, idx(dn * sm80::kMmaN))
+                           : idx(dn * sm80::kMmaN);
+        auto storeBlock = [&] {
+          Value col = add(block0, fragCol);
+          Value dk = vector::ExtractOp::create(b, acc.dK[dn],
+                                               ArrayRef<int64_t>{i});
+          dk = arith::MulFOp::create(b, dk, scale);
+          Value dv = vector::ExtractOp::create(b, acc.dV[dn],
+                                               ArrayRef<int64_t>{i});
+          // One statement per op: the IR's order must not depend on the
+          // compiler's order of evaluating arguments.
+          Value dkAt = add(dkBase, add(mul(key, dkStrideS), col));
+          Value dkPair = arith::TruncFOp::create(b, pairType, dk);
+          // A pair at an even column of a 16-byte aligned row: one 4-byte
+          // store (unaligned, LLVM split it into two 2-byte stores).
+          vector::StoreOp::create(b, dkPair, args["dk"], ValueRange{dkAt},
+                                  /*nontemporal=*/false, llvm::MaybeAlign(4));
+          Value dvAt = add(dvBase, add(mul(key, dvStrideS), col));
+          Value dvPair = arith::TruncFOp::create(b, pairType, dv);
+          vector::StoreOp::create(b, dvPair, args["dv"], ValueRange{dvAt},
+                                  /*nontemporal=*/false, llvm::MaybeAlign(4));
+        };
+        if (!testColumns) {
+          storeBlock();
+          continue;
+        }
+        Value stored = cmp(arith::CmpIPredicate::ult, block0, idx(spec.headDim));
+        scf::IfOp::create(b, stored, [&](OpBuilder &, Location) {
+          storeBlock();
+          scf::YieldOp::create(b);
+        });
       }
       scf::YieldOp::create(b);
     });
@@ -435,16 +499,11 @@ void MainKernelBuilder::build(gpu::GPUFuncOp func) {
   gpu::ReturnOp::create(b);
 }
 
-void MainKernelBuilder::emitColumnPass(Value count,
-                                       const BackwardBounds &bounds,
-                                       GradAccumulators &acc, int64_t pass) {
+void MainKernelBuilder::emitWalk(Value count, const BackwardBounds &bounds,
+                                 GradAccumulators &acc) {
   // The visits of every query head of the group, in one walk: the fetch of
   // a head's first tile overlaps its predecessor's last.
   Value steps = mul(group, count);
-  // Two stages: every warp is done with the previous pass's last visit,
-  // whose stage the first fetch may take.
-  if (spec.queryStages != 1 && pass != 0)
-    gpu::BarrierOp::create(b);
   auto fetch = [&](Value n, Value stage, Value enabled) -> FetchFinish {
     PendingRowStats stats =
         emitFetch(emitVisit(n, count, bounds), stage, enabled);
@@ -460,7 +519,7 @@ void MainKernelBuilder::emitColumnPass(Value count,
     Value above = cmp(arith::CmpIPredicate::uge, visit.t, bounds.interiorEnd);
     Value edge = arith::OrIOp::create(b, below, above);
     GradAccumulators stepAcc = GradAccumulators::unflatten(iterArgs);
-    emitQueryTileStep(visit, stage, edge, stepAcc, pass);
+    emitQueryTileStep(visit, stage, edge, stepAcc);
     return stepAcc.flatten();
   };
   scf::ForOp loop =
@@ -487,15 +546,11 @@ void MainKernelBuilder::emitProgram() {
       emitBackwardBounds(b, b.getLoc(), spec.schedule,
                          BoundsPolicy::BackwardKernel, kvTile, seqQ, seqKv);
   Value count = sub(bounds.qEnd, bounds.qBegin);
-  // One walk of the query tiles per column pass (one up to d = 128).
-  for (int64_t pass = 0; pass < spec.columnPasses(); ++pass) {
-    auto [dnBegin, dnEnd] = passColumnBlocks(pass);
-    GradAccumulators acc;
-    acc.dK.assign(dnEnd - dnBegin, zeroAccumulator());
-    acc.dV = acc.dK;
-    emitColumnPass(count, bounds, acc, pass);
-    emitStoreGradients(acc, pass);
-  }
+  GradAccumulators acc;
+  acc.dK.assign(spec.groupBlocks(), zeroAccumulator());
+  acc.dV = acc.dK;
+  emitWalk(count, bounds, acc);
+  emitStoreGradients(acc);
 }
 
 void mlir::sdpa::detail::buildMainKernel(ImplicitLocOpBuilder &b,

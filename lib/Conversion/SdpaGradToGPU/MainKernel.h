@@ -15,8 +15,8 @@
 namespace mlir::sdpa::detail {
 
 /// The register accumulators of one thread: dK and dV of its warp's 16 keys,
-/// one fragment per 8 columns of head_dim each, over the columns of one
-/// column pass (BackwardKernelSpec::columnPasses).
+/// one fragment per 8 columns of its column group each
+/// (BackwardKernelSpec::groupBlocks).
 struct GradAccumulators {
   SmallVector<Value> dK, dV;
 
@@ -68,18 +68,23 @@ private:
                             Value enabled);
   /// Stores fetched row stats into `stage` of the LSE and Delta buffers.
   void storeRowStats(const PendingRowStats &stats, Value stage);
-  /// The walk of one column pass over every visit (emitStreamedWalk, its
-  /// tiles in queryStages stages).
-  void emitColumnPass(Value count, const BackwardBounds &bounds,
-                      GradAccumulators &acc, int64_t pass);
-  /// One visit in column pass `pass`, its Q, dO and row stats in `stage`:
-  /// recomputes P (masked if `edge`, an i1); forms dS; accumulates the
-  /// pass's columns of dK, dV; in the last pass adds the dQ partial.
+  /// The walk over every visit (emitStreamedWalk, its tiles in queryStages
+  /// stages).
+  void emitWalk(Value count, const BackwardBounds &bounds,
+                GradAccumulators &acc);
+  /// One visit, its Q, dO and row stats in `stage`: recomputes P (masked if
+  /// `edge`, an i1); forms dS; accumulates the group's columns of dK, dV;
+  /// adds the dQ partial (accumulating dQ modes).
   void emitQueryTileStep(const QueryVisit &visit, Value stage, Value edge,
-                         GradAccumulators &acc, int64_t pass);
-  /// The 8-column blocks [begin, end) of the mma width that column pass
-  /// `pass` forms.
-  std::pair<int64_t, int64_t> passColumnBlocks(int64_t pass) const;
+                         GradAccumulators &acc);
+  /// The tile-local first query of 8-query block `j` of this warp's part.
+  Value queryLocal(int64_t j);
+  /// Stores the f32 fragments `frags` (16 keys x 8 queries each, this
+  /// warp's) into the [Tk][Tq] shared tile `smem` as element pairs.
+  void storeTransposed(ArrayRef<Value> frags, Value smem);
+  /// The second phase of a split visit: dV += P^T dO and dK += dS^T Q over
+  /// the group's columns, P^T and dS^T read back from shared memory.
+  void emitGroupGradients(Value stage, GradAccumulators &acc);
   /// P^T (one fragment per 8 queries) with the cells outside the band zeroed
   /// when `edge` holds; an interior visit branches around the mask.
   SmallVector<Value> emitBandMask(ArrayRef<Value> p, Value q0, Value edge);
@@ -97,8 +102,8 @@ private:
   /// keys against the 8 queries of `rows` (Q or dO in shared memory, at
   /// `stage`).
   SmallVector<Value> keyRowProducts(Value keyRows, Value rows, Value stage);
-  /// Stores the columns of pass `pass` of dK * scale and dV.
-  void emitStoreGradients(const GradAccumulators &acc, int64_t pass);
+  /// Stores the group's columns of dK * scale and dV.
+  void emitStoreGradients(const GradAccumulators &acc);
 
   //===--- Relay.cpp ------------------------------------------------------===//
   /// dQ partial of query tile `t` from dS in shared memory and K, then its
@@ -117,8 +122,13 @@ private:
   // Packed sequences: the first query and key token of the sequence.
   Value qFirst, kvFirst;
   Value warp, fragRow, fragCol;
+  // The warp's key block, and its column group (also its part of the query
+  // tile in the first phase of a split visit); the first query of the part
+  // and the first column of the group (null unless the visit is split).
+  Value keyBlock, columnGroup, partQuery0, groupColumn0;
   // Shared buffers.
   Value kSmem, vSmem, qSmem, doSmem, dsSmem, lseSmem, deltaSmem;
+  Value pTSmem, dsTSmem; // split visits: P^T, dS^T [Tk][Tq]
   // Strides (index).
   Value qStrideS, doStrideS;
   // The first copy group (K): every wait names it.
