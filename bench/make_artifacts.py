@@ -57,6 +57,7 @@ class Config:
     sinks: bool = False  # one f32 sink logit per query head (docs/Semantics.md §7)
     warps: Optional[int] = None  # forward only; None: the pipeline's default
     dq_mode: Optional[str] = None  # backward only: accumulate | recompute; None: the default
+    split_visits: bool = False  # backward above mma width 128: split visits, not column passes
 
 
 F, B = "forward", "backward"
@@ -118,16 +119,30 @@ CONFIGS = {
     "bwd_bf16_d64_win127_sinks_nd": Config(B, "bf16", 64, 127, 0, sinks=True),
     "bwd_bf16_d64_win127_sinks_det": Config(B, "bf16", 64, 127, 0, deterministic=True,
                                             sinks=True),
-    # Backward at the new head dims: d 80 and 96, and 160, 192 and 256,
-    # whose visits split in two column groups (Gemma 2's d 256 with its cap
-    # and window; a symmetric band, packed, with sinks).
+    # Backward at the new head dims: d 80 and 96 in one pass, 160, 192 and
+    # 256 in 4, 4 and 6 column passes of dK and dV (Gemma 2's d 256 with its
+    # cap and window), and with split visits (`_split`: two warps a key
+    # block, BackwardKernelSpec::columnGroups), also packed with sinks and a
+    # symmetric band, and at 224 and 240 (computed at 256).
     "bwd_f16_d80_win127_det": Config(B, "f16", 80, 127, 0, deterministic=True),
     "bwd_bf16_d96_causal_nd": Config(B, "bf16", 96, None, 0),
     "bwd_bf16_d160_win127_br_det": Config(B, "bf16", 160, 127, 0, "bottom_right",
                                           deterministic=True),
     "bwd_f16_d192_causal_nd": Config(B, "f16", 192, None, 0),
-    "bwd_f16_d160_sym_thd_sinks_det": Config(B, "f16", 160, 40, 40, thd=True,
-                                             deterministic=True, sinks=True),
+    "bwd_f16_d160_sym_thd_sinks_det_split": Config(B, "f16", 160, 40, 40, thd=True,
+                                                   deterministic=True, sinks=True,
+                                                   split_visits=True),
+    "bwd_bf16_d160_win127_br_det_split": Config(B, "bf16", 160, 127, 0, "bottom_right",
+                                                deterministic=True, split_visits=True),
+    "bwd_f16_d192_causal_nd_split": Config(B, "f16", 192, None, 0, split_visits=True),
+    "bwd_bf16_d224_win127_nd_split": Config(B, "bf16", 224, 127, 0, split_visits=True),
+    "bwd_f16_d240_full_det_split": Config(B, "f16", 240, None, None, deterministic=True,
+                                          split_visits=True),
+    "bwd_bf16_d256_win4095_softcap50_det_split": Config(B, "bf16", 256, 4095, 0,
+                                                        softcap=50.0, deterministic=True,
+                                                        split_visits=True),
+    "bwd_bf16_d256_win4095_softcap50_nd_split": Config(B, "bf16", 256, 4095, 0,
+                                                       softcap=50.0, split_visits=True),
     "bwd_bf16_d256_win4095_softcap50_det": Config(B, "bf16", 256, 4095, 0,
                                                   softcap=50.0, deterministic=True),
     # The benchmark's Gemma-2-like rows: its forward at tile-kv 16 (at 32
@@ -258,6 +273,8 @@ def pipeline(name, c, out):
         opts.append(f"warps={c.warps}")
     if c.dq_mode:
         opts.append(f"dq-mode={c.dq_mode}")
+    if c.split_visits:
+        opts.append("split-visits=true")
     kind = "forward" if c.direction == F else "backward"
     return f"--sdpa-{kind}-pipeline={' '.join(opts)}"
 

@@ -24,6 +24,7 @@ LogicalResult mlir::sdpa::buildBackwardPipeline(
   lowering.tileQ = options.tileQ;
   lowering.tileKv = options.tileKv;
   lowering.dqMode = options.dqMode;
+  lowering.splitVisits = options.splitVisits;
   buildLoweringPipeline(pm, options.tileQ, options.tileKv,
                         createConvertSdpaGradToGPU(lowering),
                         options.getTargetOptions());

@@ -6,8 +6,8 @@
 // RUN: not grep -E '[1-9][0-9]* bytes (stack frame|spill)|lmem' %t/ptxas.txt
 
 /// Head dims that are no multiple of 16 (8, 40, 72, 120, 152, 216, 248),
-/// computed at their mma width (rounded up to 16), and 224 and 240 (the
-/// forward computes 240 at 256; the backward both at their own): both directions,
+/// computed at their mma width (rounded up to 16), and 224 and 240, which
+/// the backward (240 also the forward) computes at 256: both directions,
 /// f16 and bf16 in turn, the default tiles (the forward's 64 x 16 above
 /// d = 176), the backward deterministic. Every kernel assembles for sm_80
 /// with no spills or local memory (ptxas 13.0). Padded at the rows' own

@@ -29,6 +29,9 @@ struct BackwardKernelOptions {
   /// How dQ is formed (docs/Artifact.md, "Backward kernels"); none: the
   /// default rule (resolveDqMode).
   std::optional<sdpa_schema::DqMode> dqMode;
+  /// Above mma width 128, split each visit between two warps per 16 keys
+  /// instead of walking column passes (BackwardKernelSpec::columnGroups).
+  bool splitVisits = false;
 };
 
 /// Everything the backward kernels are specialized for. Sequence lengths
@@ -39,7 +42,7 @@ struct BackwardKernelSpec {
   /// workspaces, the manifest).
   int64_t headDim = 0;
   /// The width the kernels compute at (getMmaHeadDim): shared rows, the mma
-  /// reductions over the head dim and the column groups; columns past
+  /// reductions over the head dim and the column passes; columns past
   /// headDim are zero and never stored.
   int64_t mmaHeadDim = 0;
   /// Packed sequences (layout thd): program z runs sequence z, whose first
@@ -69,34 +72,62 @@ struct BackwardKernelSpec {
   ScheduleAttr schedule;
 
   /// The main kernel's warps: one per 16 keys of its key tile (a key block)
-  /// and column group. A warp's dK and dV accumulators (16 keys x the
-  /// columns of its group, f32) take 2 * 16 * columns / 32 = columns
-  /// registers per thread. Up to kMaxGroupColumns = 128 (d = 128 uses 254 of
-  /// the 255 registers) one warp holds every column of its keys and forms
-  /// P^T and dS^T of every query in registers, as A fragments of the dV and
-  /// dK products. A wider head dim splits the columns into columnGroups()
-  /// groups of equal width (in 8-column mma blocks), one warp each, and a
-  /// visit into two phases: the warps of a key block first share its
-  /// queries (warp group g forms S^T, dP^T, P^T and dS^T of the g-th of
-  /// columnGroups() equal parts of the query tile, over the full head dim),
-  /// store P^T and dS^T to shared memory, and after a barrier each reads
-  /// them back as A fragments for the dV and dK columns of its group. So
-  /// every product is formed once a visit (docs/Semantics.md §7, head
-  /// dimensions).
-  static constexpr int64_t kMaxGroupColumns = 128;
+  /// and column group. A warp's dK and dV accumulators (16 keys x its
+  /// columns, f32) take 2 * 16 * columns / 32 = columns registers per
+  /// thread, beside the A fragments of S and dP. Up to kSinglePassHeadDim =
+  /// 128 one warp holds every column of its keys (the d = 128 kernel uses
+  /// 254 of the 255 registers) and forms P^T and dS^T of every query in
+  /// registers, as A fragments of the dV and dK products. A wider head dim
+  /// takes one of two layouts:
+  /// * column passes (the default): the warp walks its query tiles in
+  ///   ceil(head_dim / kMaxPassColumns) passes of equal width (in 8-column
+  ///   mma blocks), each recomputing P and dS over the full head dim and
+  ///   accumulating its columns of dK and dV; the last pass adds the dQ
+  ///   partials. 48 columns a pass is the widest that ptxas 13.0 assembles
+  ///   without spills at d = 144 ... 208 and 256 (64 spills at d = 192); at
+  ///   224 and 240 every width spills, so those head dims compute at 256
+  ///   (getMmaHeadDim).
+  /// * split visits (splitVisits): columnGroups() = 2 warps share a key
+  ///   block, one per half of the columns, and a visit runs in two phases:
+  ///   warp group g forms S^T, dP^T, P^T and dS^T of the g-th half of the
+  ///   query tile over the full head dim, the warps store P^T and dS^T to
+  ///   shared memory, and after a barrier each reads them back as A
+  ///   fragments for the dV and dK columns of its group: every product once
+  ///   a visit (6 times fewer S and dP products at d 256).
+  /// Independent of the tiles, which only set shared memory.
+  static constexpr int64_t kSinglePassHeadDim = 128;
+  static constexpr int64_t kMaxPassColumns = 48;
+  bool splitVisits = false;
   int64_t keyBlocks() const { return tiles.kv / sm80::kMmaM; }
   int64_t columnGroups() const {
-    return (mmaHeadDim + kMaxGroupColumns - 1) / kMaxGroupColumns;
+    if (!splitVisits || mmaHeadDim <= kSinglePassHeadDim)
+      return 1;
+    return (mmaHeadDim + kSinglePassHeadDim - 1) / kSinglePassHeadDim;
   }
   /// Whether a visit runs in the two phases above (columnGroups() > 1).
   bool splitsVisit() const { return columnGroups() > 1; }
-  /// 8-column blocks of dK and dV per warp (the mma width is a multiple of
-  /// 16, so two groups divide it).
-  int64_t groupBlocks() const {
-    return mmaHeadDim / sm80::kMmaN / columnGroups();
+  int64_t columnPasses() const {
+    if (mmaHeadDim <= kSinglePassHeadDim || splitsVisit())
+      return 1;
+    // Passes of passBlocks() until the head dim's columns are covered: no
+    // pass forms padding alone (d = 216 at 256 walks 5 passes of 6 blocks,
+    // not 6; its last pass forms 3 padding blocks, never stored).
+    int64_t blocks = headDim / sm80::kMmaN;
+    return (blocks + passBlocks() - 1) / passBlocks();
   }
-  /// Queries per part of the query tile in the first phase (the tile when
-  /// the visit is not split).
+  /// 8-column blocks a warp accumulates in one walk: its group's (the mma
+  /// width is a multiple of 16, so two groups divide it), or a pass's (the
+  /// last pass may have fewer): the mma width split into ceil(mmaHeadDim /
+  /// kMaxPassColumns) equal passes.
+  int64_t passBlocks() const {
+    int64_t blocks = mmaHeadDim / sm80::kMmaN / columnGroups();
+    if (mmaHeadDim <= kSinglePassHeadDim || splitsVisit())
+      return blocks;
+    int64_t passes = (mmaHeadDim + kMaxPassColumns - 1) / kMaxPassColumns;
+    return (blocks + passes - 1) / passes;
+  }
+  /// Queries per part of the query tile in the first phase of a split
+  /// visit (the tile otherwise).
   int64_t partQueries() const { return tiles.q / columnGroups(); }
   int64_t warps() const { return keyBlocks() * columnGroups(); }
   int64_t threads() const { return warps() * sm80::kWarpSize; }
@@ -115,9 +146,11 @@ struct BackwardKernelSpec {
   /// V). With 2 the copies of the next tile are in flight while the current
   /// one computes; with 1 a visit waits for its own (no prefetch).
   /// getBackwardKernelSpec picks 2 where shared memory allows and:
-  /// * bwd_main: where the visit is not split (mma width <=
-  ///   kMaxGroupColumns): at d 128 it gained 4%, at d 64 2%
-  ///   (bench/RESULTS.md).
+  /// * bwd_main: up to one column pass (mma width <= kSinglePassHeadDim).
+  ///   With column passes the second stage cost gemma-2's d 256 backward
+  ///   48% (H200: 230 registers instead of 168, and 140 KB of shared
+  ///   memory, one block per SM); at d 128 it gained 4%, at d 64 2%
+  ///   (bench/RESULTS.md). Split visits keep one stage too.
   /// * bwd_dq: up to kMaxPrefetchRecomputeHeadDim: at mma width 128 its dQ
   ///   and a chunk's S and dP take 128 registers a thread, and with the
   ///   prefetch's addresses ptxas 13.0 spilled 4 bytes (tile_kv 128).

@@ -138,9 +138,9 @@ int64_t mlir::sdpa::getMmaHeadDim(schema::Direction direction,
   assert(schema::isSupportedHeadDim(direction, headDim) &&
          "head dim outside the schema's table");
   int64_t width = llvm::alignTo(headDim, sm80::kMmaK);
-  // The width at which the forward spills at every tile shape
-  // (KernelSchema.h).
-  if (direction == schema::Direction::Forward && width == 240)
+  // Widths at which the kernels spill at every tile shape (KernelSchema.h).
+  if (width == 240 ||
+      (direction == schema::Direction::Backward && width == 224))
     return schema::kMaxHeadDim;
   return width;
 }

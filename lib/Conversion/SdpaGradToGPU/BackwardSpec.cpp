@@ -35,6 +35,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
                           headDimError))
     return op.emitOpError(headDimError);
   spec.mmaHeadDim = getMmaHeadDim(schema::Direction::Backward, spec.headDim);
+  spec.splitVisits = options.splitVisits;
 
   if (ScheduleAttr schedule = op.getScheduleAttr())
     spec.tiles = schedule.getTileShape();
@@ -55,7 +56,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
         "expected schedule tile_q to be a multiple of 16 and at most tile_kv");
   // Each kernel double-buffers its streamed tiles where that was measured
   // to pay and they fit (BackwardKernelSpec::queryStages).
-  if (!spec.splitsVisit())
+  if (spec.mmaHeadDim <= BackwardKernelSpec::kSinglePassHeadDim)
     spec.queryStages = BackwardKernelSpec::kMaxStages;
   if (spec.sharedBytes() > sm80::kMaxSharedBytes)
     spec.queryStages = 1;

@@ -1,0 +1,49 @@
+// REQUIRES: ptxas
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %sdpa_opt %s --sdpa-backward-pipeline="split-visits=true artifact-dir=%t" -o /dev/null
+// RUN: for f in %t/sdpa_bwd_0 %t/sdpa_bwd_1 %t/sdpa_bwd_2; do grep -h '^head_dim\|^block' $f.manifest; %ptxas -arch=sm_80 -v $f.ptx -o /dev/null 2>&1; done > %t/ptxas.txt
+// RUN: FileCheck %s < %t/ptxas.txt
+// RUN: not grep -E '[1-9][0-9]* bytes (stack frame|spill)|lmem' %t/ptxas.txt
+
+/// The backward with split visits (BackwardKernelSpec::columnGroups) at the
+/// head dims above mma width 128 that models use, default tiles (32 x 64:
+/// 8 warps of bwd_main, two per 16 keys): every kernel assembles for sm_80
+/// with no spills or local memory (measured, ptxas 13.0: 230, 242 and 244
+/// registers; Gemma 2's d 256 with its cap, deterministic).
+
+// CHECK: head_dim 160
+// CHECK: block 256 1 1
+// CHECK: Compiling entry function 'sdpa_bwd_main' for 'sm_80'
+// CHECK-NEXT: Function properties for sdpa_bwd_main
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK: head_dim 192
+// CHECK: block 256 1 1
+// CHECK: Compiling entry function 'sdpa_bwd_main' for 'sm_80'
+// CHECK-NEXT: Function properties for sdpa_bwd_main
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK: head_dim 256
+// CHECK: block 256 1 1
+// CHECK: Compiling entry function 'sdpa_bwd_main' for 'sm_80'
+// CHECK-NEXT: Function properties for sdpa_bwd_main
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+func.func @d160_bf16(%q: tensor<1x2x?x160xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x160xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = bottom_right>, deterministic}
+      : tensor<1x2x?x160xbf16>, tensor<1x2x?x160xbf16>, tensor<1x2x?x160xbf16>, tensor<1x2x?x160xbf16>, tensor<1x2x?x160xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x160xbf16>, tensor<1x2x?x160xbf16>, tensor<1x2x?x160xbf16>
+  return %dq : tensor<1x2x?x160xbf16>
+}
+
+func.func @d192_f16(%q: tensor<1x2x?x192xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x192xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>
+  return %dq : tensor<1x2x?x192xf16>
+}
+
+func.func @d256_bf16_softcap(%q: tensor<1x2x?x256xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x256xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 4095, right = 0, align = top_left>, softcap = 50.0 : f32, deterministic}
+      : tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>
+  return %dq : tensor<1x2x?x256xbf16>
+}
