@@ -34,6 +34,15 @@ struct IntegerEmitter {
     assert(map.getNumResults() == 1 && "apply of a multi-result map");
     return min(map, operands);
   }
+  /// Over the results of both maps as they stand: the union's max (min)
+  /// needs no pruning, so the folded IR's merged, pruned maps are checked
+  /// against the plain union.
+  int64_t maxOfBoth(AffineMap x, AffineMap y, ArrayRef<int64_t> operands) {
+    return std::max(max(x, operands), max(y, operands));
+  }
+  int64_t minOfBoth(AffineMap x, AffineMap y, ArrayRef<int64_t> operands) {
+    return std::min(min(x, operands), min(y, operands));
+  }
   int64_t pairMax(int64_t x, int64_t y, PairStyle) { return std::max(x, y); }
   int64_t pairMin(int64_t x, int64_t y, PairStyle) { return std::min(x, y); }
   int64_t ult(int64_t x, int64_t y) {

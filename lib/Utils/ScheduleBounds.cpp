@@ -36,6 +36,14 @@ struct IREmitter {
   Value apply(AffineMap map, ArrayRef<Value> operands) {
     return affine::AffineApplyOp::create(b, loc, map, operands);
   }
+  /// One affine.max / affine.min of the two maps' results, the dominated
+  /// ones pruned.
+  Value maxOfBoth(AffineMap x, AffineMap y, ArrayRef<Value> operands) {
+    return max(mergeMapResults(x, y, /*isMax=*/true), operands);
+  }
+  Value minOfBoth(AffineMap x, AffineMap y, ArrayRef<Value> operands) {
+    return min(mergeMapResults(x, y, /*isMax=*/false), operands);
+  }
   /// The map (d0, d1) -> (d0, d1) of a pairwise affine.max/min.
   AffineMap pairMap() {
     MLIRContext *ctx = b.getContext();

@@ -69,6 +69,9 @@ namespace bounds_rules {
 /// The emitter interface the rules use (`E::Value` is int64_t or mlir::Value):
 ///   max(map, operands), min(map, operands), apply(map, operands): a max-,
 ///     min- or single-result map at operands (its dims, then its symbols);
+///   maxOfBoth(x, y, operands), minOfBoth(x, y, operands): the max (min)
+///     over the results of two maps of the same operands (the IR emitter
+///     merges them, mergeMapResults);
 ///   pairMax(x, y, style), pairMin(x, y, style), ult(x, y), select(c, x, y).
 /// Each rule emits in statement order, one emitter call per statement.
 
@@ -99,9 +102,9 @@ ClampedBounds<V> clamp(E &e, BoundsPolicy policy, AffineMap begin,
   r.begin = e.max(begin, operands);
   V last = e.min(end, operands);
   r.end = e.pairMax(last, r.begin, PairStyle::Affine);
-  V first = e.max(mergeMapResults(interiorBegin, begin, true), operands);
+  V first = e.maxOfBoth(interiorBegin, begin, operands);
   r.interiorBegin = e.pairMin(first, r.end, PairStyle::Affine);
-  V stop = e.min(mergeMapResults(interiorEnd, end, false), operands);
+  V stop = e.minOfBoth(interiorEnd, end, operands);
   r.interiorEnd = e.pairMax(stop, r.interiorBegin, PairStyle::Affine);
   return r;
 }
