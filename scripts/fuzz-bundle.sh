@@ -58,27 +58,17 @@ mkdir -p "$bundle/bin" "$bundle/dict"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
-# The seed corpora and flags of scripts/fuzz.sh (keep the two in step).
-python3 fuzz/make-seeds.py "$stage/seeds/ir" test examples > /dev/null
-python3 fuzz/make-seeds.py --match 'sdpa\.attention' "$stage/seeds/lowering" \
-  test examples fuzz/seeds/lowering > /dev/null
-python3 fuzz/make-seeds.py "$stage/seeds/import" test/Import test/StableHLO > /dev/null
-seed_max_len() {
-  local floor=$1 largest
-  shift
-  largest=$(find "$@" -type f -printf '%s\n' | sort -n | tail -1)
-  echo $(( ${largest:-0} > floor ? ${largest:-0} : floor ))
-}
+# The seed corpora and flags of scripts/fuzz.sh (one table,
+# scripts/fuzz-targets.sh); @ stands for the unpacked bundle.
+source scripts/fuzz-targets.sh
+make_fuzz_seeds "$stage/seeds"
 flags() {
-  case $1 in
-    sdpa-bounds-fuzzer) echo "-max_len=64" ;;
-    sdpa-ir-fuzzer) echo "-max_len=$(seed_max_len 4096 "$stage/seeds/ir") -dict=@/dict/sdpa.dict @/seeds/ir" ;;
-    sdpa-lowering-fuzzer) echo "-max_len=$(seed_max_len 4096 "$stage/seeds/lowering") -dict=@/dict/sdpa.dict @/seeds/lowering" ;;
-    sdpa-import-fuzzer) echo "-max_len=$(seed_max_len 16384 "$stage/seeds/import") -dict=@/dict/import.dict @/seeds/import" ;;
-    *) echo "no flags for $1" >&2; exit 1 ;;
-  esac
+  local f s
+  f=$(fuzz_target_flags "$1" "$stage/seeds" @/dict) || return 1
+  s=$(fuzz_target_seeds "$1" @/seeds) || return 1
+  echo "$f${s:+ $s}"
 }
-cp fuzz/sdpa.dict fuzz/import.dict "$bundle/dict/"
+cp fuzz/*.dict "$bundle/dict/"
 mkdir -p "$stage/regressions"
 cp -r fuzz/regressions/. "$stage/regressions/"
 tar -C "$stage" -cf - seeds | xz -9e -T2 > "$bundle/seeds.tar.xz"
@@ -101,7 +91,8 @@ for target in $targets; do
   cp "$bin" "$obj/../unstripped/$commit/"
   llvm-strip-22 --strip-all -o "$stage/$target" "$bin"
   xz -9e -T2 -c "$stage/$target" > "$bundle/bin/$target.xz"
-  echo "$target $(flags "$target")" >> "$bundle/targets"
+  line=$(flags "$target") || exit 1
+  echo "$target $line" >> "$bundle/targets"
   echo "$target build-id $(readelf -n "$bin" | sed -n 's/.*Build ID: //p')" >> "$bundle/BUILD_INFO"
 done
 du -sh "$bundle"

@@ -32,35 +32,22 @@ export ASAN_OPTIONS="allow_user_poisoning=0:halt_on_error=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 work=$build/fuzz-work
 artifacts=$build/fuzz-artifacts
-rm -rf "$work" && mkdir -p "$work/seeds" "$artifacts"
-python3 fuzz/make-seeds.py "$work/seeds/ir" test examples
-# The lowering fuzzer only lowers chunks with sdpa ops (test/Conversion,
-# test/PTX, test/Pipelines and examples among them), plus variants the lit
-# inputs lack (fuzz/seeds/lowering).
-python3 fuzz/make-seeds.py --match 'sdpa\.attention' "$work/seeds/lowering" \
-  test examples fuzz/seeds/lowering
-
-# seed_max_len <floor> <dir>...: a -max_len that keeps every seed whole
-# (libFuzzer cuts corpus inputs longer than -max_len: the whole-model import
-# seeds are up to 75 KiB): the largest seed's size, at least <floor>.
-seed_max_len() {
-  local floor=$1 largest
-  shift
-  largest=$(find "$@" -type f -printf '%s\n' | sort -n | tail -1)
-  echo $(( ${largest:-0} > floor ? ${largest:-0} : floor ))
-}
+rm -rf "$work" && mkdir -p "$work" "$artifacts"
+# The seed corpora and each target's flags (one table with
+# scripts/fuzz-bundle.sh).
+source scripts/fuzz-targets.sh
+make_fuzz_seeds "$work/seeds"
 
 summary=$build/fuzz-summary.txt
 echo "# sdpa fuzzing, $(date -u +%Y-%m-%dT%H:%MZ), seed 1" > "$summary"
 
-# run_fuzzer <target> <runs> [libFuzzer flags...] -- [seed dirs...]
+# run_fuzzer <target> <runs>: the table's flags and seeds, the runs scaled.
 run_fuzzer() {
   local target=$1 runs=$2
-  shift 2
-  local flags=()
-  while [ "$1" != "--" ]; do flags+=("$1"); shift; done
-  shift
   case " ${SDPA_FUZZ_ONLY:-$target} " in *" $target "*) ;; *) return 0 ;; esac
+  local flags seeds
+  read -r -a flags <<< "$(fuzz_target_flags "$target" "$work/seeds" fuzz)"
+  seeds=$(fuzz_target_seeds "$target" "$work/seeds")
   runs=${SDPA_FUZZ_RUNS:-$(python3 -c "print(max(1, int($runs * $scale)))")}
   local bin=$build/bin/$target log=$work/$target.log
   local regressions=$root/fuzz/regressions/$target
@@ -72,9 +59,10 @@ run_fuzzer() {
   echo "== $target: $runs runs, seed 1, ${flags[*]}"
   mkdir -p "$work/corpus-$target"
   local start=$SECONDS status=0
+  # shellcheck disable=SC2086
   "$bin" -seed=1 -runs="$runs" -timeout="${SDPA_FUZZ_TIMEOUT:-25}" -rss_limit_mb=3072 \
     -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
-    "${flags[@]}" "$work/corpus-$target" "$@" > "$log" 2>&1 || status=$?
+    "${flags[@]}" "$work/corpus-$target" $seeds > "$log" 2>&1 || status=$?
   if [ $status -ne 0 ]; then
     grep -v -E '^#[0-9]+ +(NEW|REDUCE|pulse)' "$log" | tail -80
     echo "FAIL: $target exited with $status; input in $artifacts/"
@@ -86,15 +74,12 @@ run_fuzzer() {
   echo "$target: $execs executions, coverage $cov, 0 crashes, $((SECONDS - start)) s" | tee -a "$summary"
 }
 
-run_fuzzer sdpa-bounds-fuzzer 30000 -max_len=64 --
-run_fuzzer sdpa-ir-fuzzer 150000 -max_len="$(seed_max_len 4096 "$work/seeds/ir")" -dict=fuzz/sdpa.dict -- "$work/seeds/ir"
-# Most of this budget goes to the seeds: each new kernel costs about a
-# second of PTX codegen, text mutations mostly stop at the parser.
-run_fuzzer sdpa-lowering-fuzzer 5000 -max_len="$(seed_max_len 4096 "$work/seeds/lowering")" -dict=fuzz/sdpa.dict -- "$work/seeds/lowering"
-run_fuzzer sdpa-runtime-fuzzer 200000 -max_len="$(seed_max_len 2048 fuzz/seeds/runtime)" -dict=fuzz/runtime.dict -- fuzz/seeds/runtime
+run_fuzzer sdpa-bounds-fuzzer 30000
+run_fuzzer sdpa-ir-fuzzer 150000
+run_fuzzer sdpa-lowering-fuzzer 5000
+run_fuzzer sdpa-runtime-fuzzer 200000
 if [ -x "$build/bin/sdpa-import-fuzzer" ]; then
-  python3 fuzz/make-seeds.py "$work/seeds/import" test/Import test/StableHLO
-  run_fuzzer sdpa-import-fuzzer 15000 -max_len="$(seed_max_len 16384 "$work/seeds/import")" -dict=fuzz/import.dict -- "$work/seeds/import"
+  run_fuzzer sdpa-import-fuzzer 15000
 else
   echo "sdpa-import-fuzzer: not built (needs lib/Import in the build and -DSDPA_FUZZ_IMPORTER=ON)" | tee -a "$summary"
 fi
