@@ -239,8 +239,9 @@ SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
 
 SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
                                                    Value q0, Value edge) {
-  // Cell (query, key) of this thread: query = q0 + 2 (lane % 4) + 8 j + e,
-  // key = k0 + 16 warp + lane / 4 + 8 i.
+  // Cell (query, key) of this thread: query = q0 + q_part + 2 (lane % 4) +
+  // 8 j + e, key = k0 + 16 keyBlock + lane / 4 + 8 i (q_part = 0 and
+  // keyBlock = warp unless the visit is split).
   auto makeTest = [&] {
     Value keyLocal0 = add(mul(keyBlock, idx(sm80::kMmaM)), fragRow);
     Value threadKey = add(k0, keyLocal0);
