@@ -45,9 +45,11 @@ echo "# sdpa fuzzing, $(date -u +%Y-%m-%dT%H:%MZ), seed 1" > "$summary"
 run_fuzzer() {
   local target=$1 runs=$2
   case " ${SDPA_FUZZ_ONLY:-$target} " in *" $target "*) ;; *) return 0 ;; esac
-  local flags seeds
-  read -r -a flags <<< "$(fuzz_target_flags "$target" "$work/seeds" fuzz)"
+  local line flags seeds
+  # Separate assignments, so that a target the table lacks fails the run.
+  line=$(fuzz_target_flags "$target" "$work/seeds" fuzz)
   seeds=$(fuzz_target_seeds "$target" "$work/seeds")
+  read -r -a flags <<< "$line"
   runs=${SDPA_FUZZ_RUNS:-$(python3 -c "print(max(1, int($runs * $scale)))")}
   local bin=$build/bin/$target log=$work/$target.log
   local regressions=$root/fuzz/regressions/$target

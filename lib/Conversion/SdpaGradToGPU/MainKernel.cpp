@@ -215,7 +215,7 @@ SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
   // loaded first, as ptxas 13.0 assembles those kernels without a spill
   // (d 216 deterministic spilled 4 bytes with the fragments loaded per
   // block).
-  Value warpRow0 = mul(keyBlock, idx(sm80::kMmaM));
+  Value warpRow0 = warpKeyRow0();
   int64_t kBlocks = spec.mmaHeadDim / sm80::kMmaK;
   auto loadKeyFragment = [&](int64_t kk) {
     return loadA(keyRows, warpRow0, idx(kk * sm80::kMmaK));
@@ -243,7 +243,7 @@ SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
   // 8 j + e, key = k0 + 16 keyBlock + lane / 4 + 8 i (q_part = 0 and
   // keyBlock = warp unless the visit is split).
   auto makeTest = [&] {
-    Value keyLocal0 = add(mul(keyBlock, idx(sm80::kMmaM)), fragRow);
+    Value keyLocal0 = threadKeyRow0();
     Value threadKey = add(k0, keyLocal0);
     Value threadQuery =
         add(partQuery0 ? add(q0, partQuery0) : q0, fragCol);
@@ -309,11 +309,24 @@ Value MainKernelBuilder::queryLocal(int64_t j) {
   return partQuery0 ? add(partQuery0, offset) : offset;
 }
 
+Value MainKernelBuilder::columnBlock0(int64_t dn) {
+  Value offset = idx(dn * sm80::kMmaN);
+  return groupColumn0 ? add(groupColumn0, offset) : offset;
+}
+
+Value MainKernelBuilder::warpKeyRow0() {
+  return mul(keyBlock, idx(sm80::kMmaM));
+}
+
+Value MainKernelBuilder::threadKeyRow0() {
+  return add(warpKeyRow0(), fragRow);
+}
+
 void MainKernelBuilder::storeTransposed(ArrayRef<Value> frags, Value smem) {
   // Element (i, e) of fragment j: key 16 keyBlock + lane / 4 + 8 i, query
   // q_part + 8 j + 2 (lane % 4) + e; e = 0, 1 are adjacent in a row.
   auto pairType = VectorType::get({2}, spec.elementType);
-  Value keyLocal0 = add(mul(keyBlock, idx(sm80::kMmaM)), fragRow);
+  Value keyLocal0 = threadKeyRow0();
   for (auto [j, frag] : llvm::enumerate(frags)) {
     Value query = add(queryLocal(j), fragCol);
     for (int64_t i = 0; i < 2; ++i) {
@@ -331,13 +344,13 @@ void MainKernelBuilder::emitGroupGradients(Value stage,
   // dV += P^T dO, dK += dS^T Q over every query of the tile (the
   // reduction) and the group's columns; one A fragment of P^T and of dS^T
   // serves the group's column blocks.
-  Value keyRow0 = mul(keyBlock, idx(sm80::kMmaM));
+  Value keyRow0 = warpKeyRow0();
   for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
     Value query0 = idx(kq * sm80::kMmaK);
     Value aP = loadA(pTSmem, keyRow0, query0);
     Value aS = loadA(dsTSmem, keyRow0, query0);
     for (int64_t dn = 0; dn < spec.passBlocks(); ++dn) {
-      Value col0 = add(groupColumn0, idx(dn * sm80::kMmaN));
+      Value col0 = columnBlock0(dn);
       acc.dV[dn] =
           mma(aP, loadBTransposed(doSmem, query0, col0, stage), acc.dV[dn]);
       acc.dK[dn] =
@@ -380,7 +393,7 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
   // dS^T = P^T * (dP^T - Delta) in place of dP^T; dS * scale to shared
   // memory for the dQ product.
   Value scale = f32(spec.scale);
-  Value keyLocal0 = add(mul(keyBlock, idx(sm80::kMmaM)), fragRow);
+  Value keyLocal0 = threadKeyRow0();
   SmallVector<Value> dS(dP);
   for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
     Value deltaPair = statsPair(deltaSmem, stage, j);
@@ -421,7 +434,7 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
       Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
       Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
       for (int64_t dn = dnBegin; dn < dnEnd; ++dn) {
-        Value row0 = idx(kq * sm80::kMmaK), col0 = idx(dn * sm80::kMmaN);
+        Value row0 = idx(kq * sm80::kMmaK), col0 = columnBlock0(dn);
         Value &dV = acc.dV[dn - dnBegin], &dK = acc.dK[dn - dnBegin];
         dV = mma(aP, loadBTransposed(doSmem, row0, col0, stage), dV);
         dK = mma(aS, loadBTransposed(qSmem, row0, col0, stage), dK);
@@ -448,7 +461,7 @@ void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc,
   auto pairType = VectorType::get({2}, spec.elementType);
   auto pairF32 = VectorType::get({2}, b.getF32Type());
   Value scale = vector::BroadcastOp::create(b, pairF32, f32(spec.scale));
-  Value keyLocal0 = add(mul(keyBlock, idx(sm80::kMmaM)), fragRow);
+  Value keyLocal0 = threadKeyRow0();
   for (int64_t i = 0; i < 2; ++i) {
     Value key = add(k0, add(keyLocal0, idx(8 * i)));
     Value live = cmp(arith::CmpIPredicate::ult, key, seqKv);
@@ -460,9 +473,7 @@ void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc,
         storedEnd = std::min(dnEnd, spec.headDim / sm80::kMmaN);
       bool testColumns = spec.splitsVisit() && spec.mmaHeadDim != spec.headDim;
       for (int64_t dn = dnBegin; dn < storedEnd; ++dn) {
-        Value block0 = spec.splitsVisit()
-                           ? add(groupColumn0, idx(dn * sm80::kMmaN))
-                           : idx(dn * sm80::kMmaN);
+        Value block0 = columnBlock0(dn);
         auto storeBlock = [&] {
           Value col = add(block0, fragCol);
           Value dk = vector::ExtractOp::create(b, acc.dK[dn - dnBegin],

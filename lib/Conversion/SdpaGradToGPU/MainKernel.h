@@ -83,6 +83,13 @@ private:
   std::pair<int64_t, int64_t> passColumnBlocks(int64_t pass) const;
   /// The tile-local first query of 8-query block `j` of this warp's part.
   Value queryLocal(int64_t j);
+  /// The first head_dim column of 8-column block `dn` of this warp's
+  /// columns (past groupColumn0 in a split visit).
+  Value columnBlock0(int64_t dn);
+  /// The tile-local first key of this warp's key block (16 keyBlock), and
+  /// of this thread's fragment rows (plus lane / 4).
+  Value warpKeyRow0();
+  Value threadKeyRow0();
   /// Stores the f32 fragments `frags` (16 keys x 8 queries each, this
   /// warp's) into the [Tk][Tq] shared tile `smem` as element pairs.
   void storeTransposed(ArrayRef<Value> frags, Value smem);
