@@ -1,0 +1,539 @@
+//===- Driver.cpp - The CUDA driver API entry points of libcuda.so.1 ------===//
+//
+// Implements the driver entry points the sdpa runtime binds (see
+// runtime/include/SdpaRuntime/CudaDriver.h) on top of the interpreter: one
+// device (compute capability 8.0), one primary context, synchronous
+// launches. A launch that faults prints one line to stderr and its error
+// sticks to the context, as a real context corruption does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PtxEmulator/Interpreter.h"
+#include "PtxEmulator/Parser.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace sdpa::emu;
+
+// The driver's handle types, opaque to callers.
+struct CUctx_st {
+  int device = 0;
+};
+struct CUfunc_st;
+struct CUmod_st {
+  Module module;
+  std::vector<std::unique_ptr<CUfunc_st>> functions;
+};
+struct CUfunc_st {
+  CUmod_st *owner = nullptr;
+  const Kernel *kernel = nullptr;
+  int maxDynamicShared = 48 * 1024;
+};
+struct CUstream_st;
+
+namespace {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+
+enum : int {
+  kSuccess = 0,
+  kInvalidValue = 1,
+  kOutOfMemory = 2,
+  kNotInitialized = 3,
+  kInvalidDevice = 101,
+  kInvalidContext = 201,
+  kInvalidPtx = 218,
+  kInvalidHandle = 400,
+  kNotFound = 500,
+  kNotSupported = 801,
+};
+
+/// sm_80 (A100) limits.
+constexpr int kMaxSharedOptin = 166912;
+constexpr int kMaxSharedPerBlock = 48 * 1024;
+constexpr int kMultiprocessors = 108;
+
+struct ErrorName {
+  int code;
+  const char *name;
+  const char *text;
+};
+const ErrorName kErrors[] = {
+    {0, "CUDA_SUCCESS", "no error"},
+    {1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {4, "CUDA_ERROR_DEINITIALIZED", "driver shutting down"},
+    {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {200, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {201, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+    {400, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {700, "CUDA_ERROR_ILLEGAL_ADDRESS",
+     "an illegal memory access was encountered"},
+    {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+     "too many resources requested for launch"},
+    {702, "CUDA_ERROR_LAUNCH_TIMEOUT",
+     "the launch timed out and was terminated"},
+    {715, "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+     "an illegal instruction was encountered"},
+    {716, "CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address"},
+    {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {801, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+    {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+/// The emulated device's state, guarded by `mutex`.
+struct State {
+  std::mutex mutex;
+  bool initialized = false;
+  CUctx_st primary;
+  GlobalMemory memory;
+  /// A launch fault sticks: every later context call returns it.
+  CUresult sticky = kSuccess;
+  EmulatorOptions options = EmulatorOptions::fromEnvironment();
+  bool verbose = std::getenv("SDPA_EMU_VERBOSE") != nullptr;
+};
+
+State &state() {
+  static State *s = new State(); // Never destroyed: calls may come at exit.
+  return *s;
+}
+
+thread_local CUctx_st *current = nullptr;
+
+bool isStickyCode(CUresult r) {
+  return r == kErrIllegalAddress || r == kErrLaunchFailed ||
+         r == kErrMisalignedAddress || r == kErrLaunchTimeout;
+}
+
+} // namespace
+
+#define EMU_API extern "C" __attribute__((visibility("default")))
+
+EMU_API CUresult cuInit(unsigned flags) {
+  if (flags != 0)
+    return kInvalidValue;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.initialized = true;
+  return kSuccess;
+}
+
+EMU_API CUresult cuGetErrorName(CUresult error, const char **name) {
+  if (!name)
+    return kInvalidValue;
+  for (const ErrorName &e : kErrors)
+    if (e.code == error) {
+      *name = e.name;
+      return kSuccess;
+    }
+  *name = nullptr;
+  return kInvalidValue;
+}
+
+EMU_API CUresult cuGetErrorString(CUresult error, const char **text) {
+  if (!text)
+    return kInvalidValue;
+  for (const ErrorName &e : kErrors)
+    if (e.code == error) {
+      *text = e.text;
+      return kSuccess;
+    }
+  *text = nullptr;
+  return kInvalidValue;
+}
+
+EMU_API CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  if (!state().initialized)
+    return kNotInitialized;
+  if (!device)
+    return kInvalidValue;
+  if (ordinal != 0)
+    return kInvalidDevice;
+  *device = 0;
+  return kSuccess;
+}
+
+EMU_API CUresult cuDeviceGetAttribute(int *value, int attribute,
+                                      CUdevice device) {
+  if (!state().initialized)
+    return kNotInitialized;
+  if (!value)
+    return kInvalidValue;
+  if (device != 0)
+    return kInvalidDevice;
+  switch (attribute) {
+  case 1: // MAX_THREADS_PER_BLOCK
+    *value = 1024;
+    return kSuccess;
+  case 2: // MAX_BLOCK_DIM_X
+  case 3: // MAX_BLOCK_DIM_Y
+    *value = 1024;
+    return kSuccess;
+  case 4: // MAX_BLOCK_DIM_Z
+    *value = 64;
+    return kSuccess;
+  case 5: // MAX_GRID_DIM_X
+    *value = 2147483647;
+    return kSuccess;
+  case 6: // MAX_GRID_DIM_Y
+  case 7: // MAX_GRID_DIM_Z
+    *value = 65535;
+    return kSuccess;
+  case 8: // MAX_SHARED_MEMORY_PER_BLOCK
+    *value = kMaxSharedPerBlock;
+    return kSuccess;
+  case 10: // WARP_SIZE
+    *value = 32;
+    return kSuccess;
+  case 16: // MULTIPROCESSOR_COUNT
+    *value = kMultiprocessors;
+    return kSuccess;
+  case 75: // COMPUTE_CAPABILITY_MAJOR
+    *value = 8;
+    return kSuccess;
+  case 76: // COMPUTE_CAPABILITY_MINOR
+    *value = 0;
+    return kSuccess;
+  case 81: // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+    *value = 167936;
+    return kSuccess;
+  case 97: // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+    *value = kMaxSharedOptin;
+    return kSuccess;
+  default:
+    return kInvalidValue;
+  }
+}
+
+EMU_API CUresult cuDevicePrimaryCtxRetain(CUctx_st **context,
+                                          CUdevice device) {
+  State &s = state();
+  if (!s.initialized)
+    return kNotInitialized;
+  if (!context)
+    return kInvalidValue;
+  if (device != 0)
+    return kInvalidDevice;
+  *context = &s.primary;
+  return kSuccess;
+}
+
+EMU_API CUresult cuCtxGetCurrent(CUctx_st **context) {
+  if (!state().initialized)
+    return kNotInitialized;
+  if (!context)
+    return kInvalidValue;
+  *context = current;
+  return kSuccess;
+}
+
+EMU_API CUresult cuCtxSetCurrent(CUctx_st *context) {
+  State &s = state();
+  if (!s.initialized)
+    return kNotInitialized;
+  if (context && context != &s.primary)
+    return kInvalidContext;
+  current = context;
+  return kSuccess;
+}
+
+EMU_API CUresult cuCtxGetDevice(CUdevice *device) {
+  if (!state().initialized)
+    return kNotInitialized;
+  if (!device)
+    return kInvalidValue;
+  if (!current)
+    return kInvalidContext;
+  *device = current->device;
+  return kSuccess;
+}
+
+EMU_API CUresult cuCtxSynchronize() {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.initialized)
+    return kNotInitialized;
+  return s.sticky;
+}
+
+EMU_API CUresult cuModuleLoadDataEx(CUmod_st **module, const void *image,
+                                    unsigned numOptions, int *options,
+                                    void **optionValues) {
+  State &s = state();
+  if (!s.initialized)
+    return kNotInitialized;
+  if (!module || !image || (numOptions && (!options || !optionValues)))
+    return kInvalidValue;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.sticky)
+      return s.sticky;
+  }
+  char *errorLog = nullptr, *infoLog = nullptr;
+  size_t errorSize = 0, infoSize = 0;
+  for (unsigned i = 0; i < numOptions; ++i) {
+    uintptr_t value = reinterpret_cast<uintptr_t>(optionValues[i]);
+    switch (options[i]) {
+    case 3: // CU_JIT_INFO_LOG_BUFFER
+      infoLog = static_cast<char *>(optionValues[i]);
+      break;
+    case 4: // CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES
+      infoSize = value;
+      break;
+    case 5: // CU_JIT_ERROR_LOG_BUFFER
+      errorLog = static_cast<char *>(optionValues[i]);
+      break;
+    case 6: // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
+      errorSize = value;
+      break;
+    default: // Other JIT options do not change the result.
+      break;
+    }
+  }
+  if (infoLog && infoSize)
+    infoLog[0] = 0;
+  auto loaded = std::make_unique<CUmod_st>();
+  std::string error;
+  const char *text = static_cast<const char *>(image);
+  if (!parsePtx(std::string_view(text, std::strlen(text)), loaded->module,
+                error)) {
+    std::string log = "ptx: " + error;
+    if (errorLog && errorSize) {
+      size_t n = std::min(errorSize - 1, log.size());
+      std::memcpy(errorLog, log.data(), n);
+      errorLog[n] = 0;
+    }
+    return kInvalidPtx;
+  }
+  for (const Kernel &kernel : loaded->module.kernels) {
+    auto fn = std::make_unique<CUfunc_st>();
+    fn->owner = loaded.get();
+    fn->kernel = &kernel;
+    loaded->functions.push_back(std::move(fn));
+  }
+  *module = loaded.release();
+  return kSuccess;
+}
+
+EMU_API CUresult cuModuleUnload(CUmod_st *module) {
+  if (!module)
+    return kInvalidHandle;
+  delete module;
+  return kSuccess;
+}
+
+EMU_API CUresult cuModuleGetFunction(CUfunc_st **function, CUmod_st *module,
+                                     const char *name) {
+  if (!function || !name)
+    return kInvalidValue;
+  if (!module)
+    return kInvalidHandle;
+  for (auto &fn : module->functions)
+    if (fn->kernel->name == name) {
+      *function = fn.get();
+      return kSuccess;
+    }
+  return kNotFound;
+}
+
+EMU_API CUresult cuFuncGetAttribute(int *value, int attribute,
+                                    CUfunc_st *function) {
+  if (!value)
+    return kInvalidValue;
+  if (!function)
+    return kInvalidHandle;
+  const Kernel &k = *function->kernel;
+  switch (attribute) {
+  case 0: { // MAX_THREADS_PER_BLOCK
+    unsigned n = k.maxntid[0] * k.maxntid[1] * k.maxntid[2];
+    *value = n ? int(std::min(n, 1024u)) : 1024;
+    return kSuccess;
+  }
+  case 1: // SHARED_SIZE_BYTES
+    *value = int(k.staticShared);
+    return kSuccess;
+  case 2: // CONST_SIZE_BYTES
+  case 3: // LOCAL_SIZE_BYTES
+    *value = 0;
+    return kSuccess;
+  case 4: // NUM_REGS
+    *value = int(std::min(k.numDeclaredRegs, 255u));
+    return kSuccess;
+  case 5: // PTX_VERSION
+  case 6: // BINARY_VERSION
+    *value = 80;
+    return kSuccess;
+  case 8: // MAX_DYNAMIC_SHARED_SIZE_BYTES
+    *value = function->maxDynamicShared;
+    return kSuccess;
+  case 9: // PREFERRED_SHARED_MEMORY_CARVEOUT
+    *value = -1;
+    return kSuccess;
+  default:
+    *value = 0;
+    return kSuccess;
+  }
+}
+
+EMU_API CUresult cuFuncSetAttribute(CUfunc_st *function, int attribute,
+                                    int value) {
+  if (!function)
+    return kInvalidHandle;
+  switch (attribute) {
+  case 8: // MAX_DYNAMIC_SHARED_SIZE_BYTES
+    if (value < 0 ||
+        int64_t(value) + function->kernel->staticShared > kMaxSharedOptin)
+      return kInvalidValue;
+    function->maxDynamicShared = value;
+    return kSuccess;
+  case 9: // PREFERRED_SHARED_MEMORY_CARVEOUT: a hint.
+    return kSuccess;
+  default:
+    return kInvalidValue;
+  }
+}
+
+EMU_API CUresult cuLaunchKernel(CUfunc_st *function, unsigned gridX,
+                                unsigned gridY, unsigned gridZ,
+                                unsigned blockX, unsigned blockY,
+                                unsigned blockZ, unsigned sharedBytes,
+                                CUstream_st *stream, void **kernelParams,
+                                void **extra) {
+  (void)stream; // Launches run synchronously.
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.initialized)
+    return kNotInitialized;
+  if (s.sticky)
+    return s.sticky;
+  if (!function)
+    return kInvalidHandle;
+  const Kernel &k = *function->kernel;
+  if (extra)
+    return kNotSupported;
+  if (!gridX || !gridY || !gridZ || !blockX || !blockY || !blockZ)
+    return kInvalidValue;
+  uint64_t threads = uint64_t(blockX) * blockY * blockZ;
+  if (threads > 1024 || threads % 32)
+    return kInvalidValue;
+  if (k.maxntid[0] && threads > uint64_t(k.maxntid[0]) * k.maxntid[1] *
+                                    k.maxntid[2])
+    return kInvalidValue;
+  if (int64_t(sharedBytes) > function->maxDynamicShared)
+    return kInvalidValue;
+  if (!k.params.empty() && !kernelParams)
+    return kInvalidValue;
+  std::vector<uint8_t> params(k.paramBytes + 8, 0);
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    if (!kernelParams[i])
+      return kInvalidValue;
+    std::memcpy(params.data() + k.params[i].offset, kernelParams[i],
+                k.params[i].size);
+  }
+  LaunchConfig config;
+  config.grid[0] = gridX, config.grid[1] = gridY, config.grid[2] = gridZ;
+  config.block[0] = blockX, config.block[1] = blockY, config.block[2] = blockZ;
+  config.dynamicShared = sharedBytes;
+  LaunchStats stats;
+  Fault fault =
+      launchKernel(k, config, params.data(), s.memory, s.options, &stats);
+  if (s.verbose)
+    std::fprintf(stderr,
+                 "sdpa-cuda-emulator: %s grid (%u,%u,%u) block (%u,%u,%u): "
+                 "%llu thread-instructions in %.3f s (%.1f M/s)\n",
+                 k.name.c_str(), gridX, gridY, gridZ, blockX, blockY, blockZ,
+                 static_cast<unsigned long long>(stats.instructions),
+                 stats.seconds,
+                 stats.seconds > 0 ? stats.instructions / stats.seconds / 1e6
+                                   : 0.0);
+  if (!fault)
+    return kSuccess;
+  std::fprintf(stderr, "sdpa-cuda-emulator: %s\n", fault.message.c_str());
+  if (isStickyCode(fault.code))
+    s.sticky = fault.code;
+  return fault.code;
+}
+
+EMU_API CUresult cuMemsetD32Async(CUdeviceptr ptr, unsigned value,
+                                  size_t count, CUstream_st *stream) {
+  (void)stream;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.sticky)
+    return s.sticky;
+  if (count == 0)
+    return kSuccess;
+  if (ptr % 4 || count > SIZE_MAX / 4 || !s.memory.contains(ptr, count * 4))
+    return kInvalidValue;
+  uint32_t *p = reinterpret_cast<uint32_t *>(ptr);
+  for (size_t i = 0; i < count; ++i)
+    p[i] = value;
+  return kSuccess;
+}
+
+EMU_API CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.initialized)
+    return kNotInitialized;
+  if (s.sticky)
+    return s.sticky;
+  if (!ptr || bytes == 0)
+    return kInvalidValue;
+  uint64_t p = s.memory.allocate(bytes, s.options.poison ? 0xff : 0);
+  if (!p)
+    return kOutOfMemory;
+  *ptr = p;
+  return kSuccess;
+}
+
+EMU_API CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.sticky)
+    return s.sticky;
+  if (ptr == 0)
+    return kSuccess;
+  return s.memory.release(ptr) ? kSuccess : kInvalidValue;
+}
+
+EMU_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src,
+                                 size_t bytes) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.sticky)
+    return s.sticky;
+  if (bytes == 0)
+    return kSuccess;
+  if (!src || !s.memory.contains(dst, bytes))
+    return kInvalidValue;
+  std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
+  return kSuccess;
+}
+
+EMU_API CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.sticky)
+    return s.sticky;
+  if (bytes == 0)
+    return kSuccess;
+  if (!dst || !s.memory.contains(src, bytes))
+    return kInvalidValue;
+  std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
+  return kSuccess;
+}
