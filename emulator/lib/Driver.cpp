@@ -10,6 +10,7 @@
 
 #include "PtxEmulator/Interpreter.h"
 #include "PtxEmulator/Parser.h"
+#include "SdpaRuntime/CudaDriver.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -22,6 +23,11 @@
 #include <vector>
 
 using namespace sdpa::emu;
+// The entry points' types and the enum values the runtime passes: one
+// declaration of the interface, the runtime's.
+using sdpa::runtime::CUdevice;
+using sdpa::runtime::CUdeviceptr;
+using sdpa::runtime::CUresult;
 
 // The driver's handle types, opaque to callers.
 struct CUctx_st {
@@ -35,15 +41,11 @@ struct CUmod_st {
 struct CUfunc_st {
   CUmod_st *owner = nullptr;
   const Kernel *kernel = nullptr;
-  int maxDynamicShared = 48 * 1024;
+  int maxDynamicShared = sdpa::runtime::kDefaultDynamicSharedLimit;
 };
 struct CUstream_st;
 
 namespace {
-
-using CUresult = int;
-using CUdevice = int;
-using CUdeviceptr = unsigned long long;
 
 enum : int {
   kSuccess = 0,
@@ -60,8 +62,31 @@ enum : int {
 
 /// sm_80 (A100) limits.
 constexpr int kMaxSharedOptin = 166912;
-constexpr int kMaxSharedPerBlock = 48 * 1024;
+constexpr int kMaxSharedPerBlock = sdpa::runtime::kDefaultDynamicSharedLimit;
 constexpr int kMultiprocessors = 108;
+
+/// The device attributes answered, as cuda.h numbers them.
+struct DeviceAttribute {
+  int attribute;
+  int value;
+};
+const DeviceAttribute kDeviceAttributes[] = {
+    {1, 1024},               // MAX_THREADS_PER_BLOCK
+    {2, 1024},               // MAX_BLOCK_DIM_X
+    {3, 1024},               // MAX_BLOCK_DIM_Y
+    {4, 64},                 // MAX_BLOCK_DIM_Z
+    {5, 2147483647},         // MAX_GRID_DIM_X
+    {6, 65535},              // MAX_GRID_DIM_Y
+    {7, 65535},              // MAX_GRID_DIM_Z
+    {8, kMaxSharedPerBlock}, // MAX_SHARED_MEMORY_PER_BLOCK
+    {10, 32},                // WARP_SIZE
+    {16, kMultiprocessors},  // MULTIPROCESSOR_COUNT
+    {75, 8},                 // COMPUTE_CAPABILITY_MAJOR
+    {76, 0},                 // COMPUTE_CAPABILITY_MINOR
+    {81, 167936},            // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+    {sdpa::runtime::kDeviceAttributeMaxSharedMemoryPerBlockOptin,
+     kMaxSharedOptin},
+};
 
 struct ErrorName {
   int code;
@@ -175,48 +200,12 @@ EMU_API CUresult cuDeviceGetAttribute(int *value, int attribute,
     return kInvalidValue;
   if (device != 0)
     return kInvalidDevice;
-  switch (attribute) {
-  case 1: // MAX_THREADS_PER_BLOCK
-    *value = 1024;
-    return kSuccess;
-  case 2: // MAX_BLOCK_DIM_X
-  case 3: // MAX_BLOCK_DIM_Y
-    *value = 1024;
-    return kSuccess;
-  case 4: // MAX_BLOCK_DIM_Z
-    *value = 64;
-    return kSuccess;
-  case 5: // MAX_GRID_DIM_X
-    *value = 2147483647;
-    return kSuccess;
-  case 6: // MAX_GRID_DIM_Y
-  case 7: // MAX_GRID_DIM_Z
-    *value = 65535;
-    return kSuccess;
-  case 8: // MAX_SHARED_MEMORY_PER_BLOCK
-    *value = kMaxSharedPerBlock;
-    return kSuccess;
-  case 10: // WARP_SIZE
-    *value = 32;
-    return kSuccess;
-  case 16: // MULTIPROCESSOR_COUNT
-    *value = kMultiprocessors;
-    return kSuccess;
-  case 75: // COMPUTE_CAPABILITY_MAJOR
-    *value = 8;
-    return kSuccess;
-  case 76: // COMPUTE_CAPABILITY_MINOR
-    *value = 0;
-    return kSuccess;
-  case 81: // MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
-    *value = 167936;
-    return kSuccess;
-  case 97: // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
-    *value = kMaxSharedOptin;
-    return kSuccess;
-  default:
-    return kInvalidValue;
-  }
+  for (const DeviceAttribute &known : kDeviceAttributes)
+    if (known.attribute == attribute) {
+      *value = known.value;
+      return kSuccess;
+    }
+  return kInvalidValue;
 }
 
 EMU_API CUresult cuDevicePrimaryCtxRetain(CUctx_st **context,
@@ -288,16 +277,16 @@ EMU_API CUresult cuModuleLoadDataEx(CUmod_st **module, const void *image,
   for (unsigned i = 0; i < numOptions; ++i) {
     uintptr_t value = reinterpret_cast<uintptr_t>(optionValues[i]);
     switch (options[i]) {
-    case 3: // CU_JIT_INFO_LOG_BUFFER
+    case sdpa::runtime::kJitInfoLogBuffer:
       infoLog = static_cast<char *>(optionValues[i]);
       break;
-    case 4: // CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES
+    case sdpa::runtime::kJitInfoLogBufferSizeBytes:
       infoSize = value;
       break;
-    case 5: // CU_JIT_ERROR_LOG_BUFFER
+    case sdpa::runtime::kJitErrorLogBuffer:
       errorLog = static_cast<char *>(optionValues[i]);
       break;
-    case 6: // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
+    case sdpa::runtime::kJitErrorLogBufferSizeBytes:
       errorSize = value;
       break;
     default: // Other JIT options do not change the result.
@@ -363,7 +352,7 @@ EMU_API CUresult cuFuncGetAttribute(int *value, int attribute,
     *value = n ? int(std::min(n, 1024u)) : 1024;
     return kSuccess;
   }
-  case 1: // SHARED_SIZE_BYTES
+  case sdpa::runtime::kFuncAttributeSharedSizeBytes:
     *value = int(k.staticShared);
     return kSuccess;
   case 2: // CONST_SIZE_BYTES
@@ -377,7 +366,7 @@ EMU_API CUresult cuFuncGetAttribute(int *value, int attribute,
   case 6: // BINARY_VERSION
     *value = 80;
     return kSuccess;
-  case 8: // MAX_DYNAMIC_SHARED_SIZE_BYTES
+  case sdpa::runtime::kFuncAttributeMaxDynamicSharedSizeBytes:
     *value = function->maxDynamicShared;
     return kSuccess;
   case 9: // PREFERRED_SHARED_MEMORY_CARVEOUT
@@ -394,7 +383,7 @@ EMU_API CUresult cuFuncSetAttribute(CUfunc_st *function, int attribute,
   if (!function)
     return kInvalidHandle;
   switch (attribute) {
-  case 8: // MAX_DYNAMIC_SHARED_SIZE_BYTES
+  case sdpa::runtime::kFuncAttributeMaxDynamicSharedSizeBytes:
     if (value < 0 ||
         int64_t(value) + function->kernel->staticShared > kMaxSharedOptin)
       return kInvalidValue;

@@ -212,6 +212,16 @@ void runtimeCheck(SdpaStatus status, const char *call) {
     throw std::runtime_error(std::string(call) + ": " + sdpaGetLastError());
 }
 
+/// Where a case's q-like, kv-like and LSE-like tensors live.
+struct Placements {
+  TensorPlacement qLike, kvLike;
+  RowPlacement rows;
+  Placements(const Case &c, int32_t dtype)
+      : qLike{&c.shape, c.layout, dtype, false},
+        kvLike{&c.shape, c.layout, dtype, true},
+        rows{&c.shape, c.layout == SDPA_LAYOUT_THD} {}
+};
+
 /// Waits for the launches; a fault they hit is reported here.
 void synchronize(const CudaDriver &cuda) {
   sdpa::runtime::CUresult result = cuda.cuCtxSynchronize();
@@ -224,9 +234,9 @@ Verdict runForward(SdpaArtifact *art, const ArtifactFacts &facts,
                    std::mt19937_64 &rng) {
   const ProblemShape &shape = c.shape;
   int32_t dtype = int32_t(facts.dtype);
-  TensorPlacement qLike{&shape, c.layout, dtype, false};
-  TensorPlacement kvLike{&shape, c.layout, dtype, true};
-  RowPlacement rows{&shape, c.layout == SDPA_LAYOUT_THD};
+  Placements place(c, dtype);
+  const TensorPlacement &qLike = place.qLike, &kvLike = place.kvLike;
+  const RowPlacement &rows = place.rows;
   std::vector<double> q = randomTensor(qLike.elements(), dtype, rng);
   std::vector<double> k = randomTensor(kvLike.elements(), dtype, rng);
   std::vector<double> v = randomTensor(kvLike.elements(), dtype, rng);
@@ -308,9 +318,9 @@ Verdict runBackward(SdpaArtifact *art, const ArtifactFacts &facts,
                     std::mt19937_64 &rng) {
   const ProblemShape &shape = c.shape;
   int32_t dtype = int32_t(facts.dtype);
-  TensorPlacement qLike{&shape, c.layout, dtype, false};
-  TensorPlacement kvLike{&shape, c.layout, dtype, true};
-  RowPlacement rows{&shape, c.layout == SDPA_LAYOUT_THD};
+  Placements place(c, dtype);
+  const TensorPlacement &qLike = place.qLike, &kvLike = place.kvLike;
+  const RowPlacement &rows = place.rows;
   std::vector<double> q = randomTensor(qLike.elements(), dtype, rng);
   std::vector<double> k = randomTensor(kvLike.elements(), dtype, rng);
   std::vector<double> v = randomTensor(kvLike.elements(), dtype, rng);
