@@ -130,7 +130,32 @@ struct State {
   CUresult sticky = kSuccess;
   EmulatorOptions options = EmulatorOptions::fromEnvironment();
   bool verbose = std::getenv("SDPA_EMU_VERBOSE") != nullptr;
+  bool profile = std::getenv("SDPA_EMU_PROFILE") != nullptr;
 };
+
+/// "mma 1.2% ldmatrix 3.4% ...": the launch's instruction mix by class, in
+/// the order classes first occur in the opcode table.
+std::string instructionMix(const LaunchStats &stats) {
+  std::vector<std::pair<const char *, uint64_t>> classes;
+  for (unsigned op = 0; op < kOpCount; ++op) {
+    const char *name = opClass(Op(op));
+    auto it = std::find_if(classes.begin(), classes.end(), [&](auto &c) {
+      return std::strcmp(c.first, name) == 0;
+    });
+    if (it == classes.end())
+      classes.emplace_back(name, stats.perOp[op]);
+    else
+      it->second += stats.perOp[op];
+  }
+  std::string text;
+  char part[64];
+  for (auto &[name, count] : classes) {
+    std::snprintf(part, sizeof part, " %s %.1f%%", name,
+                  stats.instructions ? 100.0 * count / stats.instructions : 0);
+    text += part;
+  }
+  return text;
+}
 
 State &state() {
   static State *s = new State(); // Never destroyed: calls may come at exit.
@@ -449,6 +474,11 @@ EMU_API CUresult cuLaunchKernel(CUfunc_st *function, unsigned gridX,
                  stats.seconds,
                  stats.seconds > 0 ? stats.instructions / stats.seconds / 1e6
                                    : 0.0);
+  if (s.profile)
+    std::fprintf(stderr, "sdpa-cuda-emulator: %s: %llu warp-instructions:%s\n",
+                 k.name.c_str(),
+                 static_cast<unsigned long long>(stats.instructions / 32),
+                 instructionMix(stats).c_str());
   if (!fault)
     return kSuccess;
   std::fprintf(stderr, "sdpa-cuda-emulator: %s\n", fault.message.c_str());

@@ -112,6 +112,7 @@ public:
 
   Fault run();
   uint64_t executed = 0;
+  std::array<uint64_t, kOpCount> perOp{};
 
 private:
   void initCta(Cta &cta, unsigned linear);
@@ -438,6 +439,7 @@ uint32_t Launch::runThread(Cta &cta, Warp &warp, Thread &t, uint32_t budget) {
   while (n < budget) {
     const Inst &I = code[pc];
     ++n;
+    ++perOp[unsigned(I.op)];
     if (R[I.guard] == I.guardSkip) {
       ++pc;
       continue;
@@ -1048,6 +1050,7 @@ Fault sdpa::emu::launchKernel(const Kernel &kernel, const LaunchConfig &config,
   Fault fault = launch.run();
   if (stats) {
     stats->instructions = launch.executed;
+    stats->perOp = launch.perOp;
     stats->seconds = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - start)
                          .count();

@@ -13,6 +13,7 @@
 #include "PtxEmulator/Memory.h"
 #include "PtxEmulator/Program.h"
 
+#include <array>
 #include <cstdint>
 
 namespace sdpa::emu {
@@ -48,6 +49,9 @@ struct EmulatorOptions {
 struct LaunchStats {
   uint64_t instructions = 0;
   double seconds = 0;
+  /// Thread-instructions issued per opcode (predicated-off ones included,
+  /// as a GPU issues them; a warp collective once per lane).
+  std::array<uint64_t, kOpCount> perOp{};
 };
 
 /// Runs `kernel` to completion. `params` holds kernel.paramBytes bytes laid

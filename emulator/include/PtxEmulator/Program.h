@@ -126,6 +126,14 @@ enum class Op : uint8_t {
   Exit,
 };
 
+/// Number of opcodes (the size of a per-opcode table).
+constexpr unsigned kOpCount = unsigned(Op::Exit) + 1;
+
+/// The class an opcode is counted in by the instruction-mix profile
+/// (SDPA_EMU_PROFILE): "mma", "ldmatrix", "shared", "global", "f32",
+/// "convert", "integer", "compare", "control", "sync", "other".
+const char *opClass(Op op);
+
 /// Comparison operators of setp.
 enum class CmpKind : uint8_t {
   Eq, Ne, Lt, Le, Gt, Ge,
