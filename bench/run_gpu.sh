@@ -11,7 +11,10 @@
 # Steps: build (cmake + ninja of runtime/), test (ctest, with the probe
 # artifact), runtime (bench/check_runtime.py), selftest (check_forward.py
 # --self-test --quick), check (check_forward.py on $ARTIFACTS), checkbwd
-# (check_backward.py on $ARTIFACTS: gradients, determinism), training
+# (check_backward.py on $ARTIFACTS: gradients, determinism), kernelcheck
+# (runtime/check's sdpa-kernel-check --longer on $ARTIFACTS: the harness CI
+# runs on the PTX emulator, here on the GPU's driver; writes
+# kernel_check.txt; not in the default STEPS), training
 # (check_training.py: one SGD step of a small attention layer through the
 # autograd Function, f16 d64 window 127, both backwards, against PyTorch's
 # SDPA with the dense mask; not in the default STEPS), jaxstep
@@ -124,6 +127,9 @@ for s in $STEPS; do
     step check 600 python3 bench/check_forward.py --artifacts "$ARTIFACTS" --out "$OUT" ;;
   checkbwd)
     step checkbwd 600 python3 bench/check_backward.py --artifacts "$ARTIFACTS" --out "$OUT" ;;
+  kernelcheck)
+    step kernelcheck 300 bash -c "$BUILD/check/sdpa-kernel-check --longer \
+      $ARTIFACTS/*.manifest > $OUT/kernel_check.txt" ;;
   training)
     step training 120 python3 bench/check_training.py \
       --forward "$ARTIFACTS/f16_d64_win127.manifest" \
