@@ -13,6 +13,7 @@
 #include "SdpaRuntime/CudaDriver.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -135,7 +136,10 @@ struct State {
 
 /// "mma 1.2% ldmatrix 3.4% ...": the launch's instruction mix by class, in
 /// the order classes first occur in the opcode table.
-std::string instructionMix(const LaunchStats &stats) {
+std::string instructionMix(const Kernel &kernel, const LaunchStats &stats) {
+  std::array<uint64_t, kOpCount> perOp{};
+  for (size_t i = 0; i < kernel.code.size(); ++i)
+    perOp[unsigned(kernel.code[i].op)] += stats.perInstruction[i];
   std::vector<std::pair<const char *, uint64_t>> classes;
   for (unsigned op = 0; op < kOpCount; ++op) {
     const char *name = opClass(Op(op));
@@ -143,9 +147,9 @@ std::string instructionMix(const LaunchStats &stats) {
       return std::strcmp(c.first, name) == 0;
     });
     if (it == classes.end())
-      classes.emplace_back(name, stats.perOp[op]);
+      classes.emplace_back(name, perOp[op]);
     else
-      it->second += stats.perOp[op];
+      it->second += perOp[op];
   }
   std::string text;
   char part[64];
@@ -155,6 +159,20 @@ std::string instructionMix(const LaunchStats &stats) {
     text += part;
   }
   return text;
+}
+
+/// Appends "kernel line count" for every instruction of the launch to the
+/// file SDPA_EMU_PROFILE_FILE names (counts in warp-instructions).
+void appendLineProfile(const char *path, const Kernel &kernel,
+                       const LaunchStats &stats) {
+  FILE *file = std::fopen(path, "a");
+  if (!file)
+    return;
+  for (size_t i = 0; i < kernel.code.size(); ++i)
+    std::fprintf(file, "%s %u %llu\n", kernel.name.c_str(),
+                 kernel.code[i].line,
+                 static_cast<unsigned long long>(stats.perInstruction[i] / 32));
+  std::fclose(file);
 }
 
 State &state() {
@@ -478,7 +496,9 @@ EMU_API CUresult cuLaunchKernel(CUfunc_st *function, unsigned gridX,
     std::fprintf(stderr, "sdpa-cuda-emulator: %s: %llu warp-instructions:%s\n",
                  k.name.c_str(),
                  static_cast<unsigned long long>(stats.instructions / 32),
-                 instructionMix(stats).c_str());
+                 instructionMix(k, stats).c_str());
+  if (const char *path = std::getenv("SDPA_EMU_PROFILE_FILE"))
+    appendLineProfile(path, k, stats);
   if (!fault)
     return kSuccess;
   std::fprintf(stderr, "sdpa-cuda-emulator: %s\n", fault.message.c_str());

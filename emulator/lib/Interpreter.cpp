@@ -108,11 +108,13 @@ public:
   Launch(const Kernel &kernel, const LaunchConfig &config,
          const uint8_t *params, GlobalMemory &memory,
          const EmulatorOptions &options)
-      : k(kernel), cfg(config), params(params), mem(memory), opt(options) {}
+      : k(kernel), cfg(config), params(params), mem(memory), opt(options) {
+    perInstruction.assign(kernel.code.size(), 0);
+  }
 
   Fault run();
   uint64_t executed = 0;
-  std::array<uint64_t, kOpCount> perOp{};
+  std::vector<uint64_t> perInstruction;
 
 private:
   void initCta(Cta &cta, unsigned linear);
@@ -310,7 +312,8 @@ void Launch::initCta(Cta &cta, unsigned linear) {
     w.waiting = 0;
     w.exited = 0;
   }
-  std::memset(cta.shared.data(), opt.poison ? 0xff : 0, sharedBytes);
+  if (sharedBytes) // a kernel without shared memory has no buffer at all
+    std::memset(cta.shared.data(), opt.poison ? 0xff : 0, sharedBytes);
   cta.live = threadsPerCta;
   cta.atBarrier = 0;
   // Epochs are unique across the launch, so a reused tracker needs no reset.
@@ -439,7 +442,7 @@ uint32_t Launch::runThread(Cta &cta, Warp &warp, Thread &t, uint32_t budget) {
   while (n < budget) {
     const Inst &I = code[pc];
     ++n;
-    ++perOp[unsigned(I.op)];
+    ++perInstruction[pc];
     if (R[I.guard] == I.guardSkip) {
       ++pc;
       continue;
@@ -1050,7 +1053,7 @@ Fault sdpa::emu::launchKernel(const Kernel &kernel, const LaunchConfig &config,
   Fault fault = launch.run();
   if (stats) {
     stats->instructions = launch.executed;
-    stats->perOp = launch.perOp;
+    stats->perInstruction = std::move(launch.perInstruction);
     stats->seconds = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - start)
                          .count();

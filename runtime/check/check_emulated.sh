@@ -17,4 +17,4 @@ python3 "$here/../../bench/make_artifacts.py" --sdpa-opt "$sdpa_opt" \
   > "$out/make_artifacts.log"
 LD_LIBRARY_PATH="$driver_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
   exec "$kernel_check" ${SDPA_KERNEL_CHECK_SEED:+--seed "$SDPA_KERNEL_CHECK_SEED"} \
-  "$out"/*.manifest
+  "$out"/*.manifest $(ls "$out"/*/*.manifest 2>/dev/null)

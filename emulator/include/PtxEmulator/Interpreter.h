@@ -13,8 +13,8 @@
 #include "PtxEmulator/Memory.h"
 #include "PtxEmulator/Program.h"
 
-#include <array>
 #include <cstdint>
+#include <vector>
 
 namespace sdpa::emu {
 
@@ -49,9 +49,10 @@ struct EmulatorOptions {
 struct LaunchStats {
   uint64_t instructions = 0;
   double seconds = 0;
-  /// Thread-instructions issued per opcode (predicated-off ones included,
-  /// as a GPU issues them; a warp collective once per lane).
-  std::array<uint64_t, kOpCount> perOp{};
+  /// Thread-instructions issued per instruction of the kernel, in code
+  /// order (predicated-off ones included, as a GPU issues them; a warp
+  /// collective once per lane).
+  std::vector<uint64_t> perInstruction;
 };
 
 /// Runs `kernel` to completion. `params` holds kernel.paramBytes bytes laid
