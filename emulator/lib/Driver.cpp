@@ -132,6 +132,8 @@ struct State {
   EmulatorOptions options = EmulatorOptions::fromEnvironment();
   bool verbose = std::getenv("SDPA_EMU_VERBOSE") != nullptr;
   bool profile = std::getenv("SDPA_EMU_PROFILE") != nullptr;
+  /// Launches so far: each runs under its own schedule.
+  uint64_t launches = 0;
 };
 
 /// "mma 1.2% ldmatrix 3.4% ...": the launch's instruction mix by class, in
@@ -481,8 +483,12 @@ EMU_API CUresult cuLaunchKernel(CUfunc_st *function, unsigned gridX,
   config.block[0] = blockX, config.block[1] = blockY, config.block[2] = blockZ;
   config.dynamicShared = sharedBytes;
   LaunchStats stats;
+  EmulatorOptions options = s.options;
+  if (options.scheduleSeed)
+    options.scheduleSeed += s.launches;
+  ++s.launches;
   Fault fault =
-      launchKernel(k, config, params.data(), s.memory, s.options, &stats);
+      launchKernel(k, config, params.data(), s.memory, options, &stats);
   if (s.verbose)
     std::fprintf(stderr,
                  "sdpa-cuda-emulator: %s grid (%u,%u,%u) block (%u,%u,%u): "

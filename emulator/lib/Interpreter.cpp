@@ -26,6 +26,8 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <numeric>
+#include <random>
 
 using namespace sdpa::emu;
 
@@ -41,6 +43,8 @@ EmulatorOptions EmulatorOptions::fromEnvironment() {
       options.maxResidentCtas = unsigned(n);
   if (const char *v = std::getenv("SDPA_EMU_POISON"))
     options.poison = std::strcmp(v, "0") != 0;
+  if (const char *v = std::getenv("SDPA_EMU_SCHEDULE"))
+    options.scheduleSeed = std::strtoull(v, nullptr, 10);
   return options;
 }
 
@@ -110,11 +114,14 @@ public:
          const EmulatorOptions &options)
       : k(kernel), cfg(config), params(params), mem(memory), opt(options) {
     perInstruction.assign(kernel.code.size(), 0);
+    schedule.seed(options.scheduleSeed);
   }
 
   Fault run();
   uint64_t executed = 0;
   std::vector<uint64_t> perInstruction;
+  /// The shuffled schedule's generator (EmulatorOptions::scheduleSeed).
+  std::mt19937_64 schedule;
 
 private:
   void initCta(Cta &cta, unsigned linear);
@@ -1006,10 +1013,21 @@ Fault Launch::run() {
     }
     uint64_t progress = 0;
     bool finished = false;
-    for (size_t i = 0; i < resident.size();) {
-      Cta &cta = *resident[i];
-      for (Warp &warp : cta.warps) {
-        uint64_t n = runWarp(cta, warp, warpBudget);
+    std::vector<size_t> ctaOrder(resident.size());
+    std::iota(ctaOrder.begin(), ctaOrder.end(), 0);
+    if (opt.scheduleSeed)
+      std::shuffle(ctaOrder.begin(), ctaOrder.end(), schedule);
+    for (size_t index : ctaOrder) {
+      Cta &cta = *resident[index];
+      std::vector<unsigned> warpOrder(cta.warps.size());
+      std::iota(warpOrder.begin(), warpOrder.end(), 0u);
+      if (opt.scheduleSeed)
+        std::shuffle(warpOrder.begin(), warpOrder.end(), schedule);
+      for (unsigned w : warpOrder) {
+        uint64_t budget = opt.scheduleSeed
+                              ? warpBudget / 2 + schedule() % warpBudget
+                              : warpBudget;
+        uint64_t n = runWarp(cta, cta.warps[w], budget);
         progress += n;
         executed += n;
         if (fault)
@@ -1026,13 +1044,13 @@ Fault Launch::run() {
       }
       if (cta.live == 0) {
         spare.push_back(&cta);
-        resident.erase(resident.begin() + i);
         ++done;
         finished = true;
-      } else {
-        ++i;
       }
     }
+    resident.erase(std::remove_if(resident.begin(), resident.end(),
+                                  [](Cta *cta) { return cta->live == 0; }),
+                   resident.end());
     if (!progress && !finished) {
       fault.code = kErrLaunchFailed;
       fault.message = describeDeadlock(*resident.front());

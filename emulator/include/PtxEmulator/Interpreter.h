@@ -37,6 +37,14 @@ struct EmulatorOptions {
   size_t residentBytes = size_t(512) << 20;
   /// Instructions a thread runs before the next one gets its turn.
   unsigned slice = 512;
+  /// Nonzero: every round visits the resident CTAs, and each CTA's warps, in
+  /// an order shuffled from this seed, and gives each warp between half and
+  /// one and a half of its usual slice, so that two launches with different
+  /// seeds interleave CTAs (their atomics, their relay) differently; 0:
+  /// fixed round-robin (SDPA_EMU_SCHEDULE). The driver adds the launch's
+  /// index to it, so a kernel run twice runs under two schedules, and a
+  /// process's schedules repeat from run to run.
+  uint64_t scheduleSeed = 1;
   /// Fill new allocations and shared memory with 0xff (NaN as f16, bf16
   /// and f32), as a GPU leaves them undefined: a kernel that reads memory
   /// nobody wrote shows. SDPA_EMU_POISON=0 fills them with zeros instead.
