@@ -57,3 +57,17 @@ func.func @split_visit(%q: tensor<1x2x?x160xf16>, %lse: tensor<1x2x?xf32>) -> te
       -> tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>
   return %dq : tensor<1x2x?x160xf16>
 }
+
+/// At d 224 split visits compute at the head dim's own width, rows of
+/// 224 + 8 = 232 halves (getMmaHeadDim); the column passes widen it to 256,
+/// rows of 256 + 8 = 264.
+// CHECK-LABEL: gpu.func @sdpa_bwd_main
+// CHECK: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<64x232xf16, #gpu.address_space<workgroup>>
+// PASSES-LABEL: gpu.func @sdpa_bwd_main
+// PASSES: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<64x264xf16, #gpu.address_space<workgroup>>
+func.func @split_visit_d224(%q: tensor<1x2x?x224xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x224xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+      : tensor<1x2x?x224xf16>, tensor<1x2x?x224xf16>, tensor<1x2x?x224xf16>, tensor<1x2x?x224xf16>, tensor<1x2x?x224xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x224xf16>, tensor<1x2x?x224xf16>, tensor<1x2x?x224xf16>
+  return %dq : tensor<1x2x?x224xf16>
+}

@@ -1,7 +1,7 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %sdpa_opt %s --sdpa-backward-pipeline="split-visits=true artifact-dir=%t" -o /dev/null
-// RUN: for f in %t/sdpa_bwd_0 %t/sdpa_bwd_1 %t/sdpa_bwd_2; do grep -h '^head_dim\|^block' $f.manifest; %ptxas -arch=sm_80 -v $f.ptx -o /dev/null 2>&1; done > %t/ptxas.txt
+// RUN: for f in %t/sdpa_bwd_0 %t/sdpa_bwd_1 %t/sdpa_bwd_2 %t/sdpa_bwd_3 %t/sdpa_bwd_4; do grep -h '^head_dim\|^block' $f.manifest; %ptxas -arch=sm_80 -v $f.ptx -o /dev/null 2>&1; done > %t/ptxas.txt
 // RUN: FileCheck %s < %t/ptxas.txt
 // RUN: not grep -E '[1-9][0-9]* bytes (stack frame|spill)|lmem' %t/ptxas.txt
 
@@ -9,7 +9,8 @@
 /// head dims above mma width 128 that models use, default tiles (32 x 64:
 /// 8 warps of bwd_main, two per 16 keys): every kernel assembles for sm_80
 /// with no spills or local memory (measured, ptxas 13.0: 230, 242 and 244
-/// registers; Gemma 2's d 256 with its cap, deterministic).
+/// registers; Gemma 2's d 256 with its cap, deterministic), and 224 and 240
+/// at their own width, where the column passes spill at every width.
 
 // CHECK: head_dim 160
 // CHECK: block 256 1 1
@@ -22,6 +23,16 @@
 // CHECK-NEXT: Function properties for sdpa_bwd_main
 // CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 // CHECK: head_dim 256
+// CHECK: block 256 1 1
+// CHECK: Compiling entry function 'sdpa_bwd_main' for 'sm_80'
+// CHECK-NEXT: Function properties for sdpa_bwd_main
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK: head_dim 224
+// CHECK: block 256 1 1
+// CHECK: Compiling entry function 'sdpa_bwd_main' for 'sm_80'
+// CHECK-NEXT: Function properties for sdpa_bwd_main
+// CHECK-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// CHECK: head_dim 240
 // CHECK: block 256 1 1
 // CHECK: Compiling entry function 'sdpa_bwd_main' for 'sm_80'
 // CHECK-NEXT: Function properties for sdpa_bwd_main
@@ -46,4 +57,18 @@ func.func @d256_bf16_softcap(%q: tensor<1x2x?x256xbf16>, %lse: tensor<1x2x?xf32>
       : tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?xf32>
       -> tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>
   return %dq : tensor<1x2x?x256xbf16>
+}
+
+func.func @d224_bf16(%q: tensor<1x2x?x224xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x224xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
+      : tensor<1x2x?x224xbf16>, tensor<1x2x?x224xbf16>, tensor<1x2x?x224xbf16>, tensor<1x2x?x224xbf16>, tensor<1x2x?x224xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x224xbf16>, tensor<1x2x?x224xbf16>, tensor<1x2x?x224xbf16>
+  return %dq : tensor<1x2x?x224xbf16>
+}
+
+func.func @d240_f16(%q: tensor<1x2x?x240xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x240xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = inf, align = top_left>, deterministic}
+      : tensor<1x2x?x240xf16>, tensor<1x2x?x240xf16>, tensor<1x2x?x240xf16>, tensor<1x2x?x240xf16>, tensor<1x2x?x240xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x240xf16>, tensor<1x2x?x240xf16>, tensor<1x2x?x240xf16>
+  return %dq : tensor<1x2x?x240xf16>
 }

@@ -49,8 +49,12 @@ bool checkKernelHeadDim(schema::Direction direction, int64_t headDim,
 /// bytes at 240 x tile-kv 16; the backward's main kernel at every width
 /// of BackwardKernelSpec::columnPasses), at 256 they do not. The columns
 /// past `headDim` are zero-filled when the rows are copied in and never
-/// stored, so every product is the head dim's own.
-int64_t getMmaHeadDim(schema::Direction direction, int64_t headDim);
+/// stored, so every product is the head dim's own. A backward with split
+/// visits (`splitVisits`, two warps per 16 keys, each holding half of the
+/// dK/dV columns) assembles without spills at every width, so it computes
+/// 224 and 240 at their own.
+int64_t getMmaHeadDim(schema::Direction direction, int64_t headDim,
+                      bool splitVisits = false);
 
 } // namespace mlir::sdpa
 

@@ -11,7 +11,8 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     For every `sdpa.attention_grad` (layouts `bhsd`, `bshd` and `thd`,
     static or dynamic lengths, GQA, f16 or bf16, head_dim a multiple of 8
     up to 256, the schema's table, computed at its mma width: rounded up to
-    16, 224 and 240 at 256; dense per-batch `seqlens` are refused) emits a
+    16, 224 and 240 at 256 but with `split-visits`; dense per-batch
+    `seqlens` are refused) emits a
     `gpu.module @sdpa_bwd_<i>` with three kernels, launched in this order:
 
     * `sdpa_bwd_preprocess`, grid `(ceil(Sq / Tq), Hq, B)`, 128 threads:

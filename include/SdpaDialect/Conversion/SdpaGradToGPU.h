@@ -86,7 +86,7 @@ struct BackwardKernelSpec {
   ///   partials. 48 columns a pass is the widest that ptxas 13.0 assembles
   ///   without spills at d = 144 ... 208 and 256 (64 spills at d = 192); at
   ///   224 and 240 every width spills, so those head dims compute at 256
-  ///   (getMmaHeadDim).
+  ///   (getMmaHeadDim; split visits compute them at their own width).
   /// * split visits (splitVisits): columnGroups() = 2 warps share a key
   ///   block, one per half of the columns, and a visit runs in two phases:
   ///   warp group g forms S^T, dP^T, P^T and dS^T of the g-th half of the

@@ -134,13 +134,15 @@ bool mlir::sdpa::checkKernelHeadDim(schema::Direction direction,
 }
 
 int64_t mlir::sdpa::getMmaHeadDim(schema::Direction direction,
-                                  int64_t headDim) {
+                                  int64_t headDim, bool splitVisits) {
   assert(schema::isSupportedHeadDim(direction, headDim) &&
          "head dim outside the schema's table");
   int64_t width = llvm::alignTo(headDim, sm80::kMmaK);
-  // Widths at which the kernels spill at every tile shape (KernelSchema.h).
-  if (width == 240 ||
-      (direction == schema::Direction::Backward && width == 224))
+  bool backward = direction == schema::Direction::Backward;
+  // Widths at which the kernels spill at every tile shape (KernelSchema.h),
+  // but for the split visits' halves of the columns.
+  if ((width == 240 || (backward && width == 224)) &&
+      !(backward && splitVisits))
     return schema::kMaxHeadDim;
   return width;
 }

@@ -34,8 +34,9 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (!checkKernelHeadDim(schema::Direction::Backward, spec.headDim,
                           headDimError))
     return op.emitOpError(headDimError);
-  spec.mmaHeadDim = getMmaHeadDim(schema::Direction::Backward, spec.headDim);
   spec.splitVisits = options.splitVisits;
+  spec.mmaHeadDim = getMmaHeadDim(schema::Direction::Backward, spec.headDim,
+                                  spec.splitVisits);
 
   if (ScheduleAttr schedule = op.getScheduleAttr())
     spec.tiles = schedule.getTileShape();
