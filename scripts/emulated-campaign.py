@@ -34,12 +34,22 @@ def draw(rng):
     edge = lambda: rng.choice([None, 0, rng.randint(0, 40), rng.randint(0, 300)])  # noqa: E731
     tile = lambda: rng.choice([None, None, 16, 32, 64, 128])  # noqa: E731
     backward = direction == B
+    warps = None if backward else rng.choice([None, None, 2, 4, 8])
+    tile_q, tile_kv = tile(), tile()
+    # Mostly shapes the lowering takes (the rest check its refusals): the
+    # backward's tile_q at most tile_kv, the forward's a multiple of 16 rows
+    # per warp.
+    if rng.random() < 0.8:
+        if backward and tile_q and tile_kv and tile_q > tile_kv:
+            tile_q, tile_kv = tile_kv, tile_q
+        if not backward and warps and tile_q:
+            tile_q = max(tile_q, 16 * warps)
     return Config(
         direction, rng.choice(["f16", "bf16"]), head_dim, edge(), edge(),
         rng.choice(["top_left", "bottom_right"]), thd=rng.random() < 0.3,
-        deterministic=backward and rng.random() < 0.5, tile_q=tile(), tile_kv=tile(),
+        deterministic=backward and rng.random() < 0.5, tile_q=tile_q, tile_kv=tile_kv,
         softcap=rng.choice([None, None, 2.0, 50.0]), sinks=rng.random() < 0.25,
-        warps=None if backward else rng.choice([None, None, 2, 4, 8]),
+        warps=warps,
         dq_mode=rng.choice([None, "recompute"]) if backward else None,
         split_visits=backward and head_dim > 128 and rng.random() < 0.5)
 

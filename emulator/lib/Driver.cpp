@@ -10,6 +10,7 @@
 
 #include "PtxEmulator/Interpreter.h"
 #include "PtxEmulator/Parser.h"
+#include "SdpaDialect/Conversion/Sm80.h"
 #include "SdpaRuntime/CudaDriver.h"
 
 #include <algorithm>
@@ -62,7 +63,7 @@ enum : int {
 };
 
 /// sm_80 (A100) limits.
-constexpr int kMaxSharedOptin = 166912;
+constexpr int kMaxSharedOptin = int(mlir::sdpa::sm80::kMaxSharedBytes);
 constexpr int kMaxSharedPerBlock = sdpa::runtime::kDefaultDynamicSharedLimit;
 constexpr int kMultiprocessors = 108;
 
