@@ -16,6 +16,7 @@ failure; a failing configuration is printed whole, to go into CONFIGS.
 import argparse
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -71,8 +72,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     rng = random.Random(args.seed)
     configs = {f"c{i:04d}": draw(rng) for i in range(args.count)}
-    compile_args = SimpleNamespace(sdpa_opt=os.path.join(args.build, "bin", "sdpa-opt"),
-                                   out=args.out, ptxas=None)
+    # A copy of sdpa-opt, so that a rebuild during the campaign cannot swap
+    # it out between configurations.
+    sdpa_opt = os.path.join(args.out, "sdpa-opt")
+    shutil.copy2(os.path.join(args.build, "bin", "sdpa-opt"), sdpa_opt)
+    compile_args = SimpleNamespace(sdpa_opt=sdpa_opt, out=args.out, ptxas=None)
     kernel_check = os.path.join(args.build, "runtime", "check", "sdpa-kernel-check")
     driver_dir = os.path.join(args.build, "emulator", "driver")
 
