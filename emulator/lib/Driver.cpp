@@ -49,18 +49,7 @@ struct CUstream_st;
 
 namespace {
 
-enum : int {
-  kSuccess = 0,
-  kInvalidValue = 1,
-  kOutOfMemory = 2,
-  kNotInitialized = 3,
-  kInvalidDevice = 101,
-  kInvalidContext = 201,
-  kInvalidPtx = 218,
-  kInvalidHandle = 400,
-  kNotFound = 500,
-  kNotSupported = 801,
-};
+constexpr CUresult kSuccess = sdpa::runtime::kCudaSuccess;
 
 /// sm_80 (A100) limits.
 constexpr int kMaxSharedOptin = int(mlir::sdpa::sm80::kMaxSharedBytes);
@@ -121,6 +110,14 @@ const ErrorName kErrors[] = {
     {801, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
     {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
+
+/// The name and text of `code`, or null if the driver has none.
+const ErrorName *findError(CUresult code) {
+  for (const ErrorName &e : kErrors)
+    if (e.code == code)
+      return &e;
+  return nullptr;
+}
 
 /// The emulated device's state, guarded by `mutex`.
 struct State {
@@ -196,7 +193,7 @@ bool isStickyCode(CUresult r) {
 
 EMU_API CUresult cuInit(unsigned flags) {
   if (flags != 0)
-    return kInvalidValue;
+    return kErrInvalidValue;
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   s.initialized = true;
@@ -205,35 +202,27 @@ EMU_API CUresult cuInit(unsigned flags) {
 
 EMU_API CUresult cuGetErrorName(CUresult error, const char **name) {
   if (!name)
-    return kInvalidValue;
-  for (const ErrorName &e : kErrors)
-    if (e.code == error) {
-      *name = e.name;
-      return kSuccess;
-    }
-  *name = nullptr;
-  return kInvalidValue;
+    return kErrInvalidValue;
+  const ErrorName *known = findError(error);
+  *name = known ? known->name : nullptr;
+  return known ? kSuccess : kErrInvalidValue;
 }
 
 EMU_API CUresult cuGetErrorString(CUresult error, const char **text) {
   if (!text)
-    return kInvalidValue;
-  for (const ErrorName &e : kErrors)
-    if (e.code == error) {
-      *text = e.text;
-      return kSuccess;
-    }
-  *text = nullptr;
-  return kInvalidValue;
+    return kErrInvalidValue;
+  const ErrorName *known = findError(error);
+  *text = known ? known->text : nullptr;
+  return known ? kSuccess : kErrInvalidValue;
 }
 
 EMU_API CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   if (!state().initialized)
-    return kNotInitialized;
+    return kErrNotInitialized;
   if (!device)
-    return kInvalidValue;
+    return kErrInvalidValue;
   if (ordinal != 0)
-    return kInvalidDevice;
+    return kErrInvalidDevice;
   *device = 0;
   return kSuccess;
 }
@@ -241,37 +230,37 @@ EMU_API CUresult cuDeviceGet(CUdevice *device, int ordinal) {
 EMU_API CUresult cuDeviceGetAttribute(int *value, int attribute,
                                       CUdevice device) {
   if (!state().initialized)
-    return kNotInitialized;
+    return kErrNotInitialized;
   if (!value)
-    return kInvalidValue;
+    return kErrInvalidValue;
   if (device != 0)
-    return kInvalidDevice;
+    return kErrInvalidDevice;
   for (const DeviceAttribute &known : kDeviceAttributes)
     if (known.attribute == attribute) {
       *value = known.value;
       return kSuccess;
     }
-  return kInvalidValue;
+  return kErrInvalidValue;
 }
 
 EMU_API CUresult cuDevicePrimaryCtxRetain(CUctx_st **context,
                                           CUdevice device) {
   State &s = state();
   if (!s.initialized)
-    return kNotInitialized;
+    return kErrNotInitialized;
   if (!context)
-    return kInvalidValue;
+    return kErrInvalidValue;
   if (device != 0)
-    return kInvalidDevice;
+    return kErrInvalidDevice;
   *context = &s.primary;
   return kSuccess;
 }
 
 EMU_API CUresult cuCtxGetCurrent(CUctx_st **context) {
   if (!state().initialized)
-    return kNotInitialized;
+    return kErrNotInitialized;
   if (!context)
-    return kInvalidValue;
+    return kErrInvalidValue;
   *context = current;
   return kSuccess;
 }
@@ -279,20 +268,20 @@ EMU_API CUresult cuCtxGetCurrent(CUctx_st **context) {
 EMU_API CUresult cuCtxSetCurrent(CUctx_st *context) {
   State &s = state();
   if (!s.initialized)
-    return kNotInitialized;
+    return kErrNotInitialized;
   if (context && context != &s.primary)
-    return kInvalidContext;
+    return kErrInvalidContext;
   current = context;
   return kSuccess;
 }
 
 EMU_API CUresult cuCtxGetDevice(CUdevice *device) {
   if (!state().initialized)
-    return kNotInitialized;
+    return kErrNotInitialized;
   if (!device)
-    return kInvalidValue;
+    return kErrInvalidValue;
   if (!current)
-    return kInvalidContext;
+    return kErrInvalidContext;
   *device = current->device;
   return kSuccess;
 }
@@ -301,7 +290,7 @@ EMU_API CUresult cuCtxSynchronize() {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (!s.initialized)
-    return kNotInitialized;
+    return kErrNotInitialized;
   return s.sticky;
 }
 
@@ -310,9 +299,9 @@ EMU_API CUresult cuModuleLoadDataEx(CUmod_st **module, const void *image,
                                     void **optionValues) {
   State &s = state();
   if (!s.initialized)
-    return kNotInitialized;
+    return kErrNotInitialized;
   if (!module || !image || (numOptions && (!options || !optionValues)))
-    return kInvalidValue;
+    return kErrInvalidValue;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     if (s.sticky)
@@ -352,7 +341,7 @@ EMU_API CUresult cuModuleLoadDataEx(CUmod_st **module, const void *image,
       std::memcpy(errorLog, log.data(), n);
       errorLog[n] = 0;
     }
-    return kInvalidPtx;
+    return kErrInvalidPtx;
   }
   for (const Kernel &kernel : loaded->module.kernels) {
     auto fn = std::make_unique<CUfunc_st>();
@@ -366,7 +355,7 @@ EMU_API CUresult cuModuleLoadDataEx(CUmod_st **module, const void *image,
 
 EMU_API CUresult cuModuleUnload(CUmod_st *module) {
   if (!module)
-    return kInvalidHandle;
+    return kErrInvalidHandle;
   delete module;
   return kSuccess;
 }
@@ -374,23 +363,23 @@ EMU_API CUresult cuModuleUnload(CUmod_st *module) {
 EMU_API CUresult cuModuleGetFunction(CUfunc_st **function, CUmod_st *module,
                                      const char *name) {
   if (!function || !name)
-    return kInvalidValue;
+    return kErrInvalidValue;
   if (!module)
-    return kInvalidHandle;
+    return kErrInvalidHandle;
   for (auto &fn : module->functions)
     if (fn->kernel->name == name) {
       *function = fn.get();
       return kSuccess;
     }
-  return kNotFound;
+  return kErrNotFound;
 }
 
 EMU_API CUresult cuFuncGetAttribute(int *value, int attribute,
                                     CUfunc_st *function) {
   if (!value)
-    return kInvalidValue;
+    return kErrInvalidValue;
   if (!function)
-    return kInvalidHandle;
+    return kErrInvalidHandle;
   const Kernel &k = *function->kernel;
   switch (attribute) {
   case 0: { // MAX_THREADS_PER_BLOCK
@@ -427,18 +416,18 @@ EMU_API CUresult cuFuncGetAttribute(int *value, int attribute,
 EMU_API CUresult cuFuncSetAttribute(CUfunc_st *function, int attribute,
                                     int value) {
   if (!function)
-    return kInvalidHandle;
+    return kErrInvalidHandle;
   switch (attribute) {
   case sdpa::runtime::kFuncAttributeMaxDynamicSharedSizeBytes:
     if (value < 0 ||
         int64_t(value) + function->kernel->staticShared > kMaxSharedOptin)
-      return kInvalidValue;
+      return kErrInvalidValue;
     function->maxDynamicShared = value;
     return kSuccess;
   case 9: // PREFERRED_SHARED_MEMORY_CARVEOUT: a hint.
     return kSuccess;
   default:
-    return kInvalidValue;
+    return kErrInvalidValue;
   }
 }
 
@@ -452,30 +441,30 @@ EMU_API CUresult cuLaunchKernel(CUfunc_st *function, unsigned gridX,
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (!s.initialized)
-    return kNotInitialized;
+    return kErrNotInitialized;
   if (s.sticky)
     return s.sticky;
   if (!function)
-    return kInvalidHandle;
+    return kErrInvalidHandle;
   const Kernel &k = *function->kernel;
   if (extra)
-    return kNotSupported;
+    return kErrNotSupported;
   if (!gridX || !gridY || !gridZ || !blockX || !blockY || !blockZ)
-    return kInvalidValue;
+    return kErrInvalidValue;
   uint64_t threads = uint64_t(blockX) * blockY * blockZ;
   if (threads > 1024 || threads % 32)
-    return kInvalidValue;
+    return kErrInvalidValue;
   if (k.maxntid[0] && threads > uint64_t(k.maxntid[0]) * k.maxntid[1] *
                                     k.maxntid[2])
-    return kInvalidValue;
+    return kErrInvalidValue;
   if (int64_t(sharedBytes) > function->maxDynamicShared)
-    return kInvalidValue;
+    return kErrInvalidValue;
   if (!k.params.empty() && !kernelParams)
-    return kInvalidValue;
+    return kErrInvalidValue;
   std::vector<uint8_t> params(k.paramBytes + 8, 0);
   for (size_t i = 0; i < k.params.size(); ++i) {
     if (!kernelParams[i])
-      return kInvalidValue;
+      return kErrInvalidValue;
     std::memcpy(params.data() + k.params[i].offset, kernelParams[i],
                 k.params[i].size);
   }
@@ -524,7 +513,7 @@ EMU_API CUresult cuMemsetD32Async(CUdeviceptr ptr, unsigned value,
   if (count == 0)
     return kSuccess;
   if (ptr % 4 || count > SIZE_MAX / 4 || !s.memory.contains(ptr, count * 4))
-    return kInvalidValue;
+    return kErrInvalidValue;
   uint32_t *p = reinterpret_cast<uint32_t *>(ptr);
   for (size_t i = 0; i < count; ++i)
     p[i] = value;
@@ -535,14 +524,14 @@ EMU_API CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (!s.initialized)
-    return kNotInitialized;
+    return kErrNotInitialized;
   if (s.sticky)
     return s.sticky;
   if (!ptr || bytes == 0)
-    return kInvalidValue;
+    return kErrInvalidValue;
   uint64_t p = s.memory.allocate(bytes, s.options.poison ? 0xff : 0);
   if (!p)
-    return kOutOfMemory;
+    return kErrOutOfMemory;
   *ptr = p;
   return kSuccess;
 }
@@ -554,7 +543,7 @@ EMU_API CUresult cuMemFree_v2(CUdeviceptr ptr) {
     return s.sticky;
   if (ptr == 0)
     return kSuccess;
-  return s.memory.release(ptr) ? kSuccess : kInvalidValue;
+  return s.memory.release(ptr) ? kSuccess : kErrInvalidValue;
 }
 
 EMU_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src,
@@ -566,7 +555,7 @@ EMU_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src,
   if (bytes == 0)
     return kSuccess;
   if (!src || !s.memory.contains(dst, bytes))
-    return kInvalidValue;
+    return kErrInvalidValue;
   std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
   return kSuccess;
 }
@@ -579,7 +568,7 @@ EMU_API CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
   if (bytes == 0)
     return kSuccess;
   if (!dst || !s.memory.contains(src, bytes))
-    return kInvalidValue;
+    return kErrInvalidValue;
   std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
   return kSuccess;
 }

@@ -222,6 +222,20 @@ struct Placements {
         rows{&c.shape, c.layout == SDPA_LAYOUT_THD} {}
 };
 
+/// Fresh Q, K and V of a case, rounded to its element type.
+struct Inputs {
+  std::vector<double> q, k, v;
+};
+
+Inputs drawInputs(const Placements &place, int32_t dtype,
+                  std::mt19937_64 &rng) {
+  Inputs in;
+  in.q = randomTensor(place.qLike.elements(), dtype, rng);
+  in.k = randomTensor(place.kvLike.elements(), dtype, rng);
+  in.v = randomTensor(place.kvLike.elements(), dtype, rng);
+  return in;
+}
+
 /// Waits for the launches; a fault they hit is reported here.
 void synchronize(const CudaDriver &cuda) {
   sdpa::runtime::CUresult result = cuda.cuCtxSynchronize();
@@ -237,9 +251,8 @@ Verdict runForward(SdpaArtifact *art, const ArtifactFacts &facts,
   Placements place(c, dtype);
   const TensorPlacement &qLike = place.qLike, &kvLike = place.kvLike;
   const RowPlacement &rows = place.rows;
-  std::vector<double> q = randomTensor(qLike.elements(), dtype, rng);
-  std::vector<double> k = randomTensor(kvLike.elements(), dtype, rng);
-  std::vector<double> v = randomTensor(kvLike.elements(), dtype, rng);
+  Inputs in = drawInputs(place, dtype, rng);
+  std::vector<double> &q = in.q, &k = in.k, &v = in.v;
   if (c.growingKeys)
     for (int64_t b = 0; b < int64_t(shape.seqKv.size()); ++b)
       for (int64_t h = 0; h < shape.headsKv; ++h)
@@ -321,9 +334,8 @@ Verdict runBackward(SdpaArtifact *art, const ArtifactFacts &facts,
   Placements place(c, dtype);
   const TensorPlacement &qLike = place.qLike, &kvLike = place.kvLike;
   const RowPlacement &rows = place.rows;
-  std::vector<double> q = randomTensor(qLike.elements(), dtype, rng);
-  std::vector<double> k = randomTensor(kvLike.elements(), dtype, rng);
-  std::vector<double> v = randomTensor(kvLike.elements(), dtype, rng);
+  Inputs in = drawInputs(place, dtype, rng);
+  std::vector<double> &q = in.q, &k = in.k, &v = in.v;
   std::vector<double> dout = randomTensor(qLike.elements(), dtype, rng);
   std::vector<double> sinks =
       facts.sinks ? freshSinks(shape.headsQ, rng) : std::vector<double>{};

@@ -11,6 +11,8 @@
 #ifndef PTXEMULATOR_MEMORY_H
 #define PTXEMULATOR_MEMORY_H
 
+#include "PtxEmulator/ErrorCodes.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -19,15 +21,6 @@
 
 namespace sdpa::emu {
 
-/// CUDA driver error codes the emulator produces.
-enum : int {
-  kErrInvalidValue = 1,
-  kErrOutOfMemory = 2,
-  kErrIllegalAddress = 700,
-  kErrLaunchTimeout = 702,
-  kErrMisalignedAddress = 716,
-  kErrLaunchFailed = 719,
-};
 
 /// Why a launch stopped: a CUDA error code and a one-line reason.
 struct Fault {
