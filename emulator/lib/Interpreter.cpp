@@ -103,6 +103,11 @@ struct Cta {
   unsigned live = 0;
   unsigned atBarrier = 0;
   uint32_t epoch = 0;
+  /// Its warps' slices in quarters of EmulatorOptions::slice: 4 in the
+  /// fixed schedule; 1 to 8, drawn at admission, in a shuffled one, so that
+  /// CTAs run at different speeds, as on SMs that started them at different
+  /// times or share them with others.
+  unsigned speed = 4;
 };
 
 float ftz(float f, bool on) { return on ? flushSubnormal(f) : f; }
@@ -1009,6 +1014,7 @@ Fault Launch::run() {
       Cta *cta = spare.back();
       spare.pop_back();
       initCta(*cta, unsigned(next++));
+      cta->speed = opt.scheduleSeed ? 1 + unsigned(schedule() % 8) : 4;
       resident.push_back(cta);
     }
     uint64_t progress = 0;
@@ -1024,9 +1030,9 @@ Fault Launch::run() {
       if (opt.scheduleSeed)
         std::shuffle(warpOrder.begin(), warpOrder.end(), schedule);
       for (unsigned w : warpOrder) {
-        uint64_t budget = opt.scheduleSeed
-                              ? warpBudget / 2 + schedule() % warpBudget
-                              : warpBudget;
+        uint64_t budget = warpBudget * cta.speed / 4;
+        if (opt.scheduleSeed)
+          budget = budget / 2 + schedule() % budget;
         uint64_t n = runWarp(cta, cta.warps[w], budget);
         progress += n;
         executed += n;

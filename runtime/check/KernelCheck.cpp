@@ -7,13 +7,16 @@
 // no key must give O = 0 and LSE = -inf (with sinks: LSE = the sink) exactly;
 // a deterministic backward runs twice and must be bitwise repeatable. The
 // shapes are the ones the artifact admits: dense bhsd and bshd (GQA, s_q
-// equal to and different from s_kv, lengths off the tiles, one query row) or
+// equal to and different from s_kv, lengths off the tiles, one query row;
+// for a deterministic backward, rows that many key tiles reach) or
 // THD batches with an empty sequence; one forward case grows the keys along
 // the sequence, so that a row's running max is passed late in its key walk.
 //
 // Works with whatever libcuda.so.1 the runtime loads: a GPU's driver, or in
 // CI the PTX emulator (emulator/). Prints one line per case and exits 1 on
-// any failure; the seed it prints reproduces a run (--seed).
+// any failure; the seed it prints reproduces a run (--seed). --repeat runs
+// every backward twice and says whether a non-deterministic one repeated
+// bitwise (information, not a check).
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,6 +118,11 @@ std::vector<Case> casesFor(const ArtifactFacts &facts, bool longer) {
   add(SDPA_LAYOUT_BSHD, 2, 2, {1}, {130});
   if (!facts.backward)
     add(SDPA_LAYOUT_BHSD, 2, 1, {256}, {256}, /*growing=*/true);
+  // Rows that several key tiles reach: where atomics would add dQ in an
+  // order that changes with the schedule, a deterministic artifact must
+  // still repeat bitwise.
+  if (facts.backward && facts.deterministic)
+    add(SDPA_LAYOUT_BHSD, 2, 1, {640}, {640});
   if (longer) {
     add(SDPA_LAYOUT_BHSD, 16, 4, {1000}, {1000});
     add(SDPA_LAYOUT_BSHD, 8, 1, {1000}, {1537});
@@ -328,7 +336,7 @@ Verdict runForward(SdpaArtifact *art, const ArtifactFacts &facts,
 
 Verdict runBackward(SdpaArtifact *art, const ArtifactFacts &facts,
                     const Case &c, const CudaDriver &cuda,
-                    std::mt19937_64 &rng) {
+                    std::mt19937_64 &rng, bool repeatAll) {
   const ProblemShape &shape = c.shape;
   int32_t dtype = int32_t(facts.dtype);
   Placements place(c, dtype);
@@ -391,7 +399,7 @@ Verdict runBackward(SdpaArtifact *art, const ArtifactFacts &facts,
 
   std::vector<std::vector<uint8_t>> first;
   bool repeatable = true;
-  for (int run = 0; run < (facts.deterministic ? 2 : 1); ++run) {
+  for (int run = 0; run < (facts.deterministic || repeatAll ? 2 : 1); ++run) {
     for (DeviceBuffer *out : {&dq, &dk, &dv})
       out->poison(2);
     if (dsinks)
@@ -422,14 +430,16 @@ Verdict runBackward(SdpaArtifact *art, const ArtifactFacts &facts,
     else if (errors[i] > gradientTolerance(dtype) && verdict.problem.empty())
       verdict.problem = "tolerance";
   }
-  if (!repeatable && verdict.problem.empty())
+  if (!facts.deterministic && repeatAll)
+    verdict.errors += repeatable ? "  (repeat: bitwise)" : "  (repeat: differs)";
+  else if (!repeatable && verdict.problem.empty())
     verdict.problem = "deterministic runs differ";
   return verdict;
 }
 
 int usage() {
   std::fprintf(stderr, "usage: sdpa-kernel-check [--seed N] [--longer] "
-                       "MANIFEST...\n");
+                       "[--repeat] MANIFEST...\n");
   return 2;
 }
 
@@ -438,13 +448,15 @@ int usage() {
 int main(int argc, char **argv) {
   uint64_t seed = uint64_t(
       std::chrono::steady_clock::now().time_since_epoch().count());
-  bool longer = false;
+  bool longer = false, repeatAll = false;
   std::vector<const char *> manifests;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
       seed = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--longer"))
       longer = true;
+    else if (!std::strcmp(argv[i], "--repeat"))
+      repeatAll = true;
     else if (argv[i][0] == '-')
       return usage();
     else
@@ -475,7 +487,8 @@ int main(int argc, char **argv) {
     for (const Case &c : casesFor(facts, longer)) {
       Verdict verdict;
       try {
-        verdict = facts.backward ? runBackward(art, facts, c, *cuda, rng)
+        verdict = facts.backward
+                      ? runBackward(art, facts, c, *cuda, rng, repeatAll)
                                  : runForward(art, facts, c, *cuda, rng);
       } catch (const std::exception &e) {
         verdict.problem = e.what();
