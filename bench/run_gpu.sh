@@ -14,7 +14,9 @@
 # (check_backward.py on $ARTIFACTS: gradients, determinism), kernelcheck
 # (runtime/check's sdpa-kernel-check --longer on $ARTIFACTS: the harness CI
 # runs on the PTX emulator, here on the GPU's driver; writes
-# kernel_check.txt; not in the default STEPS), training
+# kernel_check.txt; not in the default STEPS), splitab (time_kernels.py: the
+# backward's column passes against split visits at d 160 ... 256, 8 heads,
+# S 8192; writes split_ab.txt; not in the default STEPS), training
 # (check_training.py: one SGD step of a small attention layer through the
 # autograd Function, f16 d64 window 127, both backwards, against PyTorch's
 # SDPA with the dense mask; not in the default STEPS), jaxstep
@@ -130,6 +132,14 @@ for s in $STEPS; do
   kernelcheck)
     step kernelcheck 300 bash -c "$BUILD/check/sdpa-kernel-check --longer \
       $ARTIFACTS/*.manifest > $OUT/kernel_check.txt" ;;
+  splitab)
+    pairs=""
+    for a in bwd_bf16_d160_win127_br_det bwd_f16_d192_causal_nd bwd_bf16_d224_win127_nd \
+             bwd_f16_d240_full_det bwd_bf16_d256_win4095_softcap50_nd; do
+      pairs="$pairs${pairs:+,}$a,${a}_split"
+    done
+    step splitab 300 bash -c "python3 bench/time_kernels.py --artifacts $ARTIFACTS $pairs \
+      --sizes 8192 --heads 8 --iters 10 > $OUT/split_ab.txt" ;;
   training)
     step training 120 python3 bench/check_training.py \
       --forward "$ARTIFACTS/f16_d64_win127.manifest" \
