@@ -27,6 +27,8 @@ fuzz_target_table() {
     sdpa-runtime-fuzzer) echo "runtime 2048 runtime.dict" ;;
     # The whole-model import seeds are up to 75 KiB.
     sdpa-import-fuzzer) echo "import 16384 import.dict" ;;
+    # Small PTX modules (the mma probe, copies, barriers, collectives).
+    sdpa-ptx-fuzzer) echo "ptx 4096 ptx.dict" ;;
     *) echo "fuzz-targets.sh: no table entry for $1" >&2; return 1 ;;
   esac
 }
@@ -37,8 +39,9 @@ make_fuzz_seeds() {
   python3 fuzz/make-seeds.py --match 'sdpa\.attention' "$dir/lowering" \
     test examples fuzz/seeds/lowering > /dev/null
   python3 fuzz/make-seeds.py "$dir/import" test/Import test/StableHLO > /dev/null
-  mkdir -p "$dir/runtime"
+  mkdir -p "$dir/runtime" "$dir/ptx"
   cp fuzz/seeds/runtime/* "$dir/runtime/"
+  cp fuzz/seeds/ptx/* "$dir/ptx/"
 }
 
 # seed_max_len FLOOR DIR...: the largest file's size in DIR..., at least

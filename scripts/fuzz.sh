@@ -80,6 +80,7 @@ run_fuzzer sdpa-bounds-fuzzer 30000
 run_fuzzer sdpa-ir-fuzzer 150000
 run_fuzzer sdpa-lowering-fuzzer 5000
 run_fuzzer sdpa-runtime-fuzzer 200000
+run_fuzzer sdpa-ptx-fuzzer 20000
 if [ -x "$build/bin/sdpa-import-fuzzer" ]; then
   run_fuzzer sdpa-import-fuzzer 15000
 else

@@ -657,7 +657,7 @@ uint32_t Launch::runThread(Cta &cta, Warp &warp, Thread &t, uint32_t budget) {
     case Op::SetpS:
     case Op::SetpU:
     case Op::SetpF: {
-      bool r;
+      bool r = false;
       CmpKind kind = CmpKind(I.sub);
       if (I.op == Op::SetpF) {
         bool z = I.flags & kFtz;
@@ -678,7 +678,6 @@ uint32_t Launch::runThread(Cta &cta, Warp &warp, Thread &t, uint32_t budget) {
         case CmpKind::Geu: r = unordered || a >= b; break;
         case CmpKind::Num: r = !unordered; break;
         case CmpKind::Nan: r = unordered; break;
-        default: r = false; break;
         }
       } else {
         bool eq, lt;
