@@ -255,10 +255,10 @@ void checkMmaFragments(bool bf16) {
     w[3] = pack(aValue(g + 8, 2 * t + 8), aValue(g + 8, 2 * t + 9));
     w[4] = pack(bValue(2 * t, g), bValue(2 * t + 1, g));
     w[5] = pack(bValue(2 * t + 8, g), bValue(2 * t + 9, g));
-    w[6] = asBits(cValue(g, 2 * t));
-    w[7] = asBits(cValue(g, 2 * t + 1));
-    w[8] = asBits(cValue(g + 8, 2 * t));
-    w[9] = asBits(cValue(g + 8, 2 * t + 1));
+    w[6] = f32ToBits(cValue(g, 2 * t));
+    w[7] = f32ToBits(cValue(g, 2 * t + 1));
+    w[8] = f32ToBits(cValue(g + 8, 2 * t));
+    w[9] = f32ToBits(cValue(g + 8, 2 * t + 1));
   }
   uint64_t inBuf = emu.buffer(in);
   uint64_t out = emu.zeros(32 * 16);
@@ -267,10 +267,10 @@ void checkMmaFragments(bool bf16) {
   std::vector<uint32_t> r = emu.read<uint32_t>(out, 128);
   for (unsigned lane = 0; lane < 32; ++lane) {
     unsigned g = lane >> 2, t = lane & 3;
-    EXPECT_EQ(asFloat(r[lane * 4 + 0]), expected(g, 2 * t)) << lane;
-    EXPECT_EQ(asFloat(r[lane * 4 + 1]), expected(g, 2 * t + 1)) << lane;
-    EXPECT_EQ(asFloat(r[lane * 4 + 2]), expected(g + 8, 2 * t)) << lane;
-    EXPECT_EQ(asFloat(r[lane * 4 + 3]), expected(g + 8, 2 * t + 1)) << lane;
+    EXPECT_EQ(bitsToF32(r[lane * 4 + 0]), expected(g, 2 * t)) << lane;
+    EXPECT_EQ(bitsToF32(r[lane * 4 + 1]), expected(g, 2 * t + 1)) << lane;
+    EXPECT_EQ(bitsToF32(r[lane * 4 + 2]), expected(g + 8, 2 * t)) << lane;
+    EXPECT_EQ(bitsToF32(r[lane * 4 + 3]), expected(g + 8, 2 * t + 1)) << lane;
   }
 }
 

@@ -3,6 +3,7 @@
 #ifndef PTXEMULATOR_TESTS_EMUTESTUTIL_H
 #define PTXEMULATOR_TESTS_EMUTESTUTIL_H
 
+#include "PtxEmulator/FloatBits.h"
 #include "PtxEmulator/Interpreter.h"
 #include "PtxEmulator/Parser.h"
 
@@ -75,17 +76,6 @@ struct Emu {
     return launchKernel(*k, config, params.data(), memory, options);
   }
 };
-
-inline float asFloat(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-inline uint32_t asBits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
 
 } // namespace sdpa::emu::test
 

@@ -287,7 +287,7 @@ $L__loop:
   EXPECT_EQ(r[14], 100u);
   EXPECT_EQ(r[15], 0u);
   EXPECT_EQ(r[16], 1u + 2u + 4u); // -5 > 7 unsigned; -5 <= 7 unsigned false
-  EXPECT_EQ(uint32_t(r[17]), asBits(2.0f));
+  EXPECT_EQ(uint32_t(r[17]), f32ToBits(2.0f));
   EXPECT_EQ(r[18], 15u);
 }
 
@@ -358,23 +358,23 @@ TEST(Instruction, FloatArithmetic) {
 	st.global.b32 [%rd1+120], %r13;
 )",
                                       16);
-  EXPECT_EQ(uint32_t(r[0]), asBits(std::ldexp(1.0f, -11)));
+  EXPECT_EQ(uint32_t(r[0]), f32ToBits(std::ldexp(1.0f, -11)));
   EXPECT_EQ(uint32_t(r[1]),
-            asBits(std::ldexp(1.0f, -11) + std::ldexp(1.0f, -24)));
-  EXPECT_EQ(uint32_t(r[2]), asBits(-2.0f)); // |b| with the sign of a
-  EXPECT_EQ(uint32_t(r[3]), asBits(3.0f));  // NaN ignored
-  EXPECT_EQ(uint32_t(r[4]), asBits(0.0f));
-  EXPECT_EQ(uint32_t(r[5]), asBits(8.0f));
-  EXPECT_EQ(uint32_t(r[6]), asBits(1.0f)); // subnormal input flushed
-  EXPECT_EQ(uint32_t(r[7]), asBits(0.0f));
-  EXPECT_EQ(uint32_t(r[8]), asBits(0.25f));
+            f32ToBits(std::ldexp(1.0f, -11) + std::ldexp(1.0f, -24)));
+  EXPECT_EQ(uint32_t(r[2]), f32ToBits(-2.0f)); // |b| with the sign of a
+  EXPECT_EQ(uint32_t(r[3]), f32ToBits(3.0f));  // NaN ignored
+  EXPECT_EQ(uint32_t(r[4]), f32ToBits(0.0f));
+  EXPECT_EQ(uint32_t(r[5]), f32ToBits(8.0f));
+  EXPECT_EQ(uint32_t(r[6]), f32ToBits(1.0f)); // subnormal input flushed
+  EXPECT_EQ(uint32_t(r[7]), f32ToBits(0.0f));
+  EXPECT_EQ(uint32_t(r[8]), f32ToBits(0.25f));
   EXPECT_EQ(uint32_t(r[9]), 0x7f800000u); // 1/+0 after the flush
-  EXPECT_EQ(uint32_t(r[10]), asBits(-1.0f));
-  EXPECT_EQ(uint32_t(r[11]), asBits(2.0f));
-  EXPECT_EQ(uint32_t(r[12]), asBits(2.0f));
-  EXPECT_EQ(uint32_t(r[13]), asBits(-2.0f));
-  EXPECT_EQ(uint32_t(r[14]), asBits(-7.0f));
-  EXPECT_EQ(uint32_t(r[15]), asBits(16777216.0f)); // ties to even
+  EXPECT_EQ(uint32_t(r[10]), f32ToBits(-1.0f));
+  EXPECT_EQ(uint32_t(r[11]), f32ToBits(2.0f));
+  EXPECT_EQ(uint32_t(r[12]), f32ToBits(2.0f));
+  EXPECT_EQ(uint32_t(r[13]), f32ToBits(-2.0f));
+  EXPECT_EQ(uint32_t(r[14]), f32ToBits(-7.0f));
+  EXPECT_EQ(uint32_t(r[15]), f32ToBits(16777216.0f)); // ties to even
 }
 
 TEST(Instruction, ConversionsAndPacking) {
@@ -457,9 +457,9 @@ TEST(Instruction, ConversionsAndPacking) {
   EXPECT_EQ(r[11], 0x2222u); // low half -> first
   EXPECT_EQ(r[12], 0x1111u);
   EXPECT_EQ(r[13], 0x22221111u);
-  EXPECT_EQ(uint32_t(r[14]), asBits(std::ldexp(1.0f, -24)));
-  EXPECT_EQ(uint32_t(r[15]), asBits(1.0f));
-  EXPECT_EQ(uint32_t(r[16]), asBits(-INFINITY));
+  EXPECT_EQ(uint32_t(r[14]), f32ToBits(std::ldexp(1.0f, -24)));
+  EXPECT_EQ(uint32_t(r[15]), f32ToBits(1.0f));
+  EXPECT_EQ(uint32_t(r[16]), f32ToBits(-INFINITY));
   EXPECT_EQ(r[17], uint64_t(-5));
   EXPECT_EQ(r[18], 0xfffffffbull);
   EXPECT_EQ(r[19], 0x2345u);
@@ -530,8 +530,8 @@ $L__done:
   EXPECT_EQ(r[10] | (uint64_t(r[11]) << 32), expect);
   EXPECT_EQ(r[12], 1u);
   EXPECT_EQ(r[13], 2u);
-  EXPECT_EQ(r[14], asBits(3.0f)); // 0 + 1.5 + 1.5
-  EXPECT_EQ(r[15], asBits(1.5f)); // atom returns the old value
+  EXPECT_EQ(r[14], f32ToBits(3.0f)); // 0 + 1.5 + 1.5
+  EXPECT_EQ(r[15], f32ToBits(1.5f)); // atom returns the old value
 }
 
 } // namespace

@@ -41,7 +41,7 @@ $L__end:
   EXPECT_EQ(f.code, 0) << f.message;
   std::vector<uint32_t> order;
   for (uint32_t bits : emu.read<uint32_t>(out, ctas))
-    order.push_back(uint32_t(asFloat(bits)));
+    order.push_back(uint32_t(bitsToF32(bits)));
   return order;
 }
 
