@@ -2,7 +2,7 @@
 
 #include "DeviceTensors.h"
 
-#include "HostFloat16.h"
+#include "PtxEmulator/FloatBits.h"
 #include "SdpaRuntime/ArgCheck.h"
 
 #include <cstring>
@@ -27,8 +27,8 @@ void check(const runtime::CudaDriver &cuda, const char *call,
 
 void store(int32_t dtype, double x, uint8_t *at) {
   if (dtype == SDPA_DTYPE_F16 || dtype == SDPA_DTYPE_BF16) {
-    uint16_t bits = dtype == SDPA_DTYPE_F16 ? toHalfBits(float(x))
-                                            : toBf16Bits(float(x));
+    uint16_t bits = dtype == SDPA_DTYPE_F16 ? emu::f32ToF16(float(x))
+                                            : emu::f32ToBF16(float(x));
     std::memcpy(at, &bits, 2);
     return;
   }
@@ -40,7 +40,7 @@ double load(int32_t dtype, const uint8_t *at) {
   if (dtype == SDPA_DTYPE_F16 || dtype == SDPA_DTYPE_BF16) {
     uint16_t bits;
     std::memcpy(&bits, at, 2);
-    return dtype == SDPA_DTYPE_F16 ? fromHalfBits(bits) : fromBf16Bits(bits);
+    return dtype == SDPA_DTYPE_F16 ? emu::f16ToF32(bits) : emu::bf16ToF32(bits);
   }
   float value;
   std::memcpy(&value, at, 4);

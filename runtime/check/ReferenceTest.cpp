@@ -1,13 +1,11 @@
 //===- ReferenceTest.cpp - The float64 reference of sdpa-kernel-check -----===//
 //
 // The reference's gradients against central differences of its own forward
-// (band, GQA, softcap, sinks, an empty row), rows derived by hand, and the
-// host f16/bf16 rounding at its edges.
+// (band, GQA, softcap, sinks, an empty row) and rows derived by hand.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AttentionReference.h"
-#include "HostFloat16.h"
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -16,35 +14,6 @@
 using namespace sdpa::check;
 
 namespace {
-
-TEST(HostFloat16, RoundsToNearestEven) {
-  EXPECT_EQ(toHalfBits(1.0f), 0x3c00);
-  EXPECT_EQ(toHalfBits(-2.0f), 0xc000);
-  EXPECT_EQ(toHalfBits(65504.0f), 0x7bff);
-  EXPECT_EQ(toHalfBits(65519.0f), 0x7bff);
-  EXPECT_EQ(toHalfBits(65520.0f), 0x7c00); // the tie rounds to infinity
-  EXPECT_EQ(toHalfBits(1.0f + 0x1p-11f), 0x3c00); // tie: stays even
-  EXPECT_EQ(toHalfBits(1.0f + 0x3p-11f), 0x3c02); // tie: up to even
-  EXPECT_EQ(toHalfBits(0x1p-24f), 0x0001);        // smallest subnormal
-  EXPECT_EQ(toHalfBits(0x1p-25f), 0x0000);        // tie: to even zero
-  EXPECT_EQ(toHalfBits(0x3p-25f), 0x0002);        // 1.5 units: to 2
-  EXPECT_EQ(toHalfBits(0x1.ffcp-15f), 0x0400);    // rounds up to normal
-  EXPECT_EQ(toHalfBits(INFINITY), 0x7c00);
-  EXPECT_TRUE(std::isnan(fromHalfBits(toHalfBits(NAN))));
-  EXPECT_EQ(fromHalfBits(0x0001), 0x1p-24f);
-  EXPECT_EQ(fromHalfBits(0x3555), 0x1.554p-2f);
-  EXPECT_EQ(fromHalfBits(0xfc00), -INFINITY);
-}
-
-TEST(HostFloat16, Bf16RoundsToNearestEven) {
-  EXPECT_EQ(toBf16Bits(1.0f), 0x3f80);
-  EXPECT_EQ(toBf16Bits(1.0f + 0x1p-8f), 0x3f80); // tie: stays even
-  EXPECT_EQ(toBf16Bits(1.0f + 0x3p-8f), 0x3f82); // tie: up to even
-  EXPECT_EQ(toBf16Bits(-1.0f - 0x1p-7f - 0x1p-9f), 0xbf81);
-  EXPECT_EQ(toBf16Bits(0x1.fffffep+127f), 0x7f80); // FLT_MAX rounds up
-  EXPECT_TRUE(std::isnan(fromBf16Bits(toBf16Bits(NAN))));
-  EXPECT_EQ(fromBf16Bits(0x4049), 3.140625f);
-}
 
 TEST(AttentionReference, BandByHand) {
   BandSpec band;
