@@ -5,7 +5,8 @@ Runs sdpa-kernel-check on one artifact under the emulator (emulator/) with
 SDPA_EMU_PROFILE_FILE, then sums the warp-instructions of every launch per
 basic block of each kernel's PTX (a block runs from one `$L__` label to the
 next) and prints the hottest blocks: their share, how often they ran, their
-length and their mix of instructions (mma, ldmatrix, f32, integer, ...).
+length and their mix of instructions by the emulator's classes (mma,
+ldmatrix, f32, integer, ...; emulator/lib/InstructionMix.cpp).
 Counts, not time: the emulator models no latency (docs/Emulator.md).
 
   scripts/emulator-profile.py --build build ART.manifest [--top 8] [--seed 1]
@@ -18,21 +19,6 @@ import re
 import subprocess
 import sys
 import tempfile
-
-CLASSES = [("mma", r"^mma\."), ("ldmatrix", r"^ldmatrix\."),
-           ("shared", r"^(ld|st)\.shared"), ("global", r"^(ld\.global|st\.global|atom|cp\.async)"),
-           ("f32", r"^(add|sub|mul|fma|neg|abs|min|max|copysign|ex2|rcp|div)\.(rn\.|approx\.|ftz\.)*f32"),
-           ("convert", r"^(cvt|mov\.b32\s+\{|mov\.b32\s+%r\d+, \{)"),
-           ("compare", r"^(setp|selp)"), ("control", r"^(bra|ret|exit)"),
-           ("sync", r"^(bar|shfl|vote)")]
-
-
-def op_class(text):
-    for name, pattern in CLASSES:
-        if re.search(pattern, text):
-            return name
-    return "integer/other"
-
 
 def blocks_of(ptx_lines):
     """{line: (kernel, block label)} for every instruction line."""
@@ -68,20 +54,22 @@ def main():
         res = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if res.returncode:
             sys.exit(res.stdout + res.stderr)
-        counts = collections.Counter()
+        counts, classes = collections.Counter(), {}
         for line in open(profile):
-            _, number, count = line.split()
+            _, number, count, op_class = line.split()
             counts[int(number)] += int(count)
+            classes[int(number)] = op_class
     owner = blocks_of(ptx)
     per_block = collections.defaultdict(lambda: [0, 0, 0, collections.Counter()])
     totals = collections.Counter()
     for number, (kernel, label) in owner.items():
-        text = re.sub(r"^@!?%p\d+\s+", "", ptx[number - 1].strip())
+        if number not in classes:  # not an instruction (a directive)
+            continue
         block = per_block[(kernel, label)]
         block[0] += counts[number]
         block[1] = max(block[1], counts[number])
         block[2] += 1
-        block[3][op_class(text)] += counts[number]
+        block[3][classes[number]] += counts[number]
         totals[kernel] += counts[number]
     for kernel in sorted(totals, key=lambda k: -totals[k]):
         print(f"{kernel}: {totals[kernel]} warp-instructions")

@@ -161,17 +161,19 @@ std::string instructionMix(const Kernel &kernel, const LaunchStats &stats) {
   return text;
 }
 
-/// Appends "kernel line count" for every instruction of the launch to the
-/// file SDPA_EMU_PROFILE_FILE names (counts in warp-instructions).
+/// Appends "kernel line count class" for every instruction of the launch to
+/// the file SDPA_EMU_PROFILE_FILE names (counts in warp-instructions, the
+/// class opClass's).
 void appendLineProfile(const char *path, const Kernel &kernel,
                        const LaunchStats &stats) {
   FILE *file = std::fopen(path, "a");
   if (!file)
     return;
   for (size_t i = 0; i < kernel.code.size(); ++i)
-    std::fprintf(file, "%s %u %llu\n", kernel.name.c_str(),
+    std::fprintf(file, "%s %u %llu %s\n", kernel.name.c_str(),
                  kernel.code[i].line,
-                 static_cast<unsigned long long>(stats.perInstruction[i] / 32));
+                 static_cast<unsigned long long>(stats.perInstruction[i] / 32),
+                 opClass(kernel.code[i].op));
   std::fclose(file);
 }
 
