@@ -104,34 +104,47 @@ int64_t TensorPlacement::heads() const {
   return keyValue ? shape->headsKv : shape->headsQ;
 }
 
+const std::vector<int64_t> &TensorPlacement::seq() const {
+  return keyValue ? shape->seqKv : shape->seqQ;
+}
+
 int64_t TensorPlacement::elements() const {
   return (keyValue ? shape->totalKv() : shape->totalQ()) * heads() *
          shape->headDim;
 }
 
 int64_t TensorPlacement::index(int64_t b, int64_t h, int64_t row) const {
-  const std::vector<int64_t> &seq = keyValue ? shape->seqKv : shape->seqQ;
   int64_t first = keyValue ? shape->firstRowKv(b) : shape->firstRowQ(b);
   int64_t d = shape->headDim;
   switch (layout) {
   case SDPA_LAYOUT_BHSD:
-    return ((b * heads() + h) * seq[b] + row) * d;
+    return ((b * heads() + h) * seq()[b] + row) * d;
   case SDPA_LAYOUT_BSHD:
-    return ((b * seq[b] + row) * heads() + h) * d;
+    return ((b * seq()[b] + row) * heads() + h) * d;
   default: // THD
     return ((first + row) * heads() + h) * d;
   }
 }
 
+std::vector<std::pair<int64_t, int64_t>> TensorPlacement::rowStarts() const {
+  std::vector<std::pair<int64_t, int64_t>> starts;
+  for (int64_t b = 0; b < int64_t(seq().size()); ++b)
+    for (int64_t h = 0; h < heads(); ++h)
+      for (int64_t row = 0; row < seq()[b]; ++row)
+        starts.emplace_back(keyValue ? shape->offsetKv(b, h, row)
+                                     : shape->offsetQ(b, h, row),
+                            index(b, h, row));
+  return starts;
+}
+
 SdpaTensor TensorPlacement::describe(uint64_t address) const {
-  const std::vector<int64_t> &seq = keyValue ? shape->seqKv : shape->seqQ;
   int64_t d = shape->headDim;
-  int64_t batch = int64_t(seq.size());
+  int64_t batch = int64_t(seq().size());
   switch (layout) {
   case SDPA_LAYOUT_BHSD:
-    return contiguous(address, dtype, {batch, heads(), seq[0], d});
+    return contiguous(address, dtype, {batch, heads(), seq()[0], d});
   case SDPA_LAYOUT_BSHD:
-    return contiguous(address, dtype, {batch, seq[0], heads(), d});
+    return contiguous(address, dtype, {batch, seq()[0], heads(), d});
   default:
     return contiguous(address, dtype,
                       {keyValue ? shape->totalKv() : shape->totalQ(),
@@ -143,16 +156,9 @@ std::vector<uint8_t>
 TensorPlacement::encode(const std::vector<double> &canonical) const {
   int size = elementBytes(dtype);
   std::vector<uint8_t> bytes(elements() * size);
-  const std::vector<int64_t> &seq = keyValue ? shape->seqKv : shape->seqQ;
-  for (int64_t b = 0; b < int64_t(seq.size()); ++b)
-    for (int64_t h = 0; h < heads(); ++h)
-      for (int64_t row = 0; row < seq[b]; ++row) {
-        int64_t from = keyValue ? shape->offsetKv(b, h, row)
-                                : shape->offsetQ(b, h, row);
-        int64_t to = index(b, h, row);
-        for (int64_t c = 0; c < shape->headDim; ++c)
-          store(dtype, canonical[from + c], &bytes[(to + c) * size]);
-      }
+  for (auto [from, to] : rowStarts())
+    for (int64_t c = 0; c < shape->headDim; ++c)
+      store(dtype, canonical[from + c], &bytes[(to + c) * size]);
   return bytes;
 }
 
@@ -160,16 +166,9 @@ std::vector<double>
 TensorPlacement::decode(const std::vector<uint8_t> &bytes) const {
   int size = elementBytes(dtype);
   std::vector<double> canonical(elements());
-  const std::vector<int64_t> &seq = keyValue ? shape->seqKv : shape->seqQ;
-  for (int64_t b = 0; b < int64_t(seq.size()); ++b)
-    for (int64_t h = 0; h < heads(); ++h)
-      for (int64_t row = 0; row < seq[b]; ++row) {
-        int64_t to = keyValue ? shape->offsetKv(b, h, row)
-                              : shape->offsetQ(b, h, row);
-        int64_t from = index(b, h, row);
-        for (int64_t c = 0; c < shape->headDim; ++c)
-          canonical[to + c] = load(dtype, &bytes[(from + c) * size]);
-      }
+  for (auto [to, from] : rowStarts())
+    for (int64_t c = 0; c < shape->headDim; ++c)
+      canonical[to + c] = load(dtype, &bytes[(from + c) * size]);
   return canonical;
 }
 
@@ -177,6 +176,15 @@ int64_t RowPlacement::index(int64_t b, int64_t h, int64_t row) const {
   if (packed)
     return h * shape->totalQ() + shape->firstRowQ(b) + row;
   return (b * shape->headsQ + h) * shape->seqQ[b] + row;
+}
+
+std::vector<std::pair<int64_t, int64_t>> RowPlacement::rowStarts() const {
+  std::vector<std::pair<int64_t, int64_t>> starts;
+  for (int64_t b = 0; b < int64_t(shape->seqQ.size()); ++b)
+    for (int64_t h = 0; h < shape->headsQ; ++h)
+      for (int64_t row = 0; row < shape->seqQ[b]; ++row)
+        starts.emplace_back(shape->offsetLse(b, h, row), index(b, h, row));
+  return starts;
 }
 
 SdpaTensor RowPlacement::describe(uint64_t address) const {
@@ -191,22 +199,16 @@ SdpaTensor RowPlacement::describe(uint64_t address) const {
 std::vector<uint8_t>
 RowPlacement::encode(const std::vector<double> &canonical) const {
   std::vector<uint8_t> bytes(canonical.size() * 4);
-  for (int64_t b = 0; b < int64_t(shape->seqQ.size()); ++b)
-    for (int64_t h = 0; h < shape->headsQ; ++h)
-      for (int64_t row = 0; row < shape->seqQ[b]; ++row)
-        store(SDPA_DTYPE_F32, canonical[shape->offsetLse(b, h, row)],
-              &bytes[index(b, h, row) * 4]);
+  for (auto [from, to] : rowStarts())
+    store(SDPA_DTYPE_F32, canonical[from], &bytes[to * 4]);
   return bytes;
 }
 
 std::vector<double>
 RowPlacement::decode(const std::vector<uint8_t> &bytes) const {
   std::vector<double> canonical(bytes.size() / 4);
-  for (int64_t b = 0; b < int64_t(shape->seqQ.size()); ++b)
-    for (int64_t h = 0; h < shape->headsQ; ++h)
-      for (int64_t row = 0; row < shape->seqQ[b]; ++row)
-        canonical[shape->offsetLse(b, h, row)] =
-            load(SDPA_DTYPE_F32, &bytes[index(b, h, row) * 4]);
+  for (auto [to, from] : rowStarts())
+    canonical[to] = load(SDPA_DTYPE_F32, &bytes[from * 4]);
   return canonical;
 }
 

@@ -15,6 +15,7 @@
 #include "SdpaRuntime/SdpaRuntime.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sdpa::check {
@@ -51,9 +52,13 @@ struct TensorPlacement {
   bool keyValue;  // kv-like (heads_kv, s_kv) instead of q-like
 
   int64_t heads() const;
+  /// Each sequence's rows (s_q or s_kv).
+  const std::vector<int64_t> &seq() const;
   int64_t elements() const;
   /// Element index of (b, h, row, 0) in the layout.
   int64_t index(int64_t b, int64_t h, int64_t row) const;
+  /// (canonical offset, layout index) of the first element of every row.
+  std::vector<std::pair<int64_t, int64_t>> rowStarts() const;
   /// The runtime's descriptor of the tensor at `address`.
   SdpaTensor describe(uint64_t address) const;
   /// Canonical values -> the layout's bytes, and back.
@@ -67,6 +72,8 @@ struct RowPlacement {
   bool packed; // THD
 
   int64_t index(int64_t b, int64_t h, int64_t row) const;
+  /// (canonical offset, layout index) of every row's value.
+  std::vector<std::pair<int64_t, int64_t>> rowStarts() const;
   SdpaTensor describe(uint64_t address) const;
   std::vector<uint8_t> encode(const std::vector<double> &canonical) const;
   std::vector<double> decode(const std::vector<uint8_t> &bytes) const;
