@@ -230,17 +230,21 @@ struct Placements {
         rows{&c.shape, c.layout == SDPA_LAYOUT_THD} {}
 };
 
-/// Fresh Q, K and V of a case, rounded to its element type.
+/// Fresh Q, K and V of a case, rounded to its element type, and its sinks
+/// (none for an artifact without them).
 struct Inputs {
-  std::vector<double> q, k, v;
+  std::vector<double> q, k, v, sinks;
 };
 
-Inputs drawInputs(const Placements &place, int32_t dtype,
+Inputs drawInputs(const Placements &place, const ArtifactFacts &facts,
                   std::mt19937_64 &rng) {
+  int32_t dtype = int32_t(facts.dtype);
   Inputs in;
   in.q = randomTensor(place.qLike.elements(), dtype, rng);
   in.k = randomTensor(place.kvLike.elements(), dtype, rng);
   in.v = randomTensor(place.kvLike.elements(), dtype, rng);
+  if (facts.sinks)
+    in.sinks = freshSinks(place.qLike.shape->headsQ, rng);
   return in;
 }
 
@@ -259,8 +263,8 @@ Verdict runForward(SdpaArtifact *art, const ArtifactFacts &facts,
   Placements place(c, dtype);
   const TensorPlacement &qLike = place.qLike, &kvLike = place.kvLike;
   const RowPlacement &rows = place.rows;
-  Inputs in = drawInputs(place, dtype, rng);
-  std::vector<double> &q = in.q, &k = in.k, &v = in.v;
+  Inputs in = drawInputs(place, facts, rng);
+  std::vector<double> &q = in.q, &k = in.k, &v = in.v, &sinks = in.sinks;
   if (c.growingKeys)
     for (int64_t b = 0; b < int64_t(shape.seqKv.size()); ++b)
       for (int64_t h = 0; h < shape.headsKv; ++h)
@@ -269,8 +273,6 @@ Verdict runForward(SdpaArtifact *art, const ArtifactFacts &facts,
             double &x = k[shape.offsetKv(b, h, row) + i];
             x = roundTo(dtype, x * (1 + kKeyRamp * row / shape.seqKv[b]));
           }
-  std::vector<double> sinks =
-      facts.sinks ? freshSinks(shape.headsQ, rng) : std::vector<double>{};
   std::vector<double> oRef, lseRef;
   referenceForward(shape, facts.band, sinks, q, k, v, oRef, lseRef);
 
@@ -342,11 +344,9 @@ Verdict runBackward(SdpaArtifact *art, const ArtifactFacts &facts,
   Placements place(c, dtype);
   const TensorPlacement &qLike = place.qLike, &kvLike = place.kvLike;
   const RowPlacement &rows = place.rows;
-  Inputs in = drawInputs(place, dtype, rng);
-  std::vector<double> &q = in.q, &k = in.k, &v = in.v;
+  Inputs in = drawInputs(place, facts, rng);
+  std::vector<double> &q = in.q, &k = in.k, &v = in.v, &sinks = in.sinks;
   std::vector<double> dout = randomTensor(qLike.elements(), dtype, rng);
-  std::vector<double> sinks =
-      facts.sinks ? freshSinks(shape.headsQ, rng) : std::vector<double>{};
   // O and LSE as the kernels are handed them: rounded to dtype and f32.
   std::vector<double> o, lse;
   referenceForward(shape, facts.band, sinks, q, k, v, o, lse);
