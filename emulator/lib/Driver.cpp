@@ -548,29 +548,32 @@ EMU_API CUresult cuMemFree_v2(CUdeviceptr ptr) {
   return s.memory.release(ptr) ? kSuccess : kErrInvalidValue;
 }
 
-EMU_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src,
-                                 size_t bytes) {
+namespace {
+
+/// A copy of `bytes` between host memory `host` and the device allocation
+/// at `device`, from `from` to `to` (one of each).
+CUresult copyHostDevice(CUdeviceptr device, const void *host, void *to,
+                        const void *from, size_t bytes) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.sticky)
     return s.sticky;
   if (bytes == 0)
     return kSuccess;
-  if (!src || !s.memory.contains(dst, bytes))
+  if (!host || !s.memory.contains(device, bytes))
     return kErrInvalidValue;
-  std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
+  std::memcpy(to, from, bytes);
   return kSuccess;
 }
 
+} // namespace
+
+EMU_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src,
+                                 size_t bytes) {
+  return copyHostDevice(dst, src, reinterpret_cast<void *>(dst), src, bytes);
+}
+
 EMU_API CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes) {
-  State &s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  if (s.sticky)
-    return s.sticky;
-  if (bytes == 0)
-    return kSuccess;
-  if (!dst || !s.memory.contains(src, bytes))
-    return kErrInvalidValue;
-  std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
-  return kSuccess;
+  return copyHostDevice(src, dst, dst, reinterpret_cast<const void *>(src),
+                        bytes);
 }
