@@ -139,10 +139,11 @@ int64_t mlir::sdpa::getMmaHeadDim(schema::Direction direction,
          "head dim outside the schema's table");
   int64_t width = llvm::alignTo(headDim, sm80::kMmaK);
   bool backward = direction == schema::Direction::Backward;
-  // Widths at which the kernels spill at every tile shape (KernelSchema.h),
-  // but for the split visits' halves of the columns.
-  if ((width == 240 || (backward && width == 224)) &&
-      !(backward && splitVisits))
+  // Split visits assemble at every width (KernelSchema.h).
+  if (backward && splitVisits)
+    return width;
+  // Widths at which the kernels spill at every tile shape.
+  if (width == 240 || (backward && width == 224))
     return schema::kMaxHeadDim;
   return width;
 }
