@@ -128,8 +128,6 @@ struct State {
   /// A launch fault sticks: every later context call returns it.
   CUresult sticky = kSuccess;
   EmulatorOptions options = EmulatorOptions::fromEnvironment();
-  bool verbose = std::getenv("SDPA_EMU_VERBOSE") != nullptr;
-  bool profile = std::getenv("SDPA_EMU_PROFILE") != nullptr;
   /// Launches so far: each runs under its own schedule.
   uint64_t launches = 0;
 };
@@ -481,7 +479,7 @@ EMU_API CUresult cuLaunchKernel(CUfunc_st *function, unsigned gridX,
   ++s.launches;
   Fault fault =
       launchKernel(k, config, params.data(), s.memory, options, &stats);
-  if (s.verbose)
+  if (s.options.verbose)
     std::fprintf(stderr,
                  "sdpa-cuda-emulator: %s grid (%u,%u,%u) block (%u,%u,%u): "
                  "%llu thread-instructions in %.3f s (%.1f M/s)\n",
@@ -490,13 +488,13 @@ EMU_API CUresult cuLaunchKernel(CUfunc_st *function, unsigned gridX,
                  stats.seconds,
                  stats.seconds > 0 ? stats.instructions / stats.seconds / 1e6
                                    : 0.0);
-  if (s.profile)
+  if (s.options.profile)
     std::fprintf(stderr, "sdpa-cuda-emulator: %s: %llu warp-instructions:%s\n",
                  k.name.c_str(),
                  static_cast<unsigned long long>(stats.instructions / 32),
                  instructionMix(k, stats).c_str());
-  if (const char *path = std::getenv("SDPA_EMU_PROFILE_FILE"))
-    appendLineProfile(path, k, stats);
+  if (!s.options.profileFile.empty())
+    appendLineProfile(s.options.profileFile.c_str(), k, stats);
   if (!fault)
     return kSuccess;
   std::fprintf(stderr, "sdpa-cuda-emulator: %s\n", fault.message.c_str());

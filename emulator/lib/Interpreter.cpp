@@ -45,6 +45,10 @@ EmulatorOptions EmulatorOptions::fromEnvironment() {
     options.poison = std::strcmp(v, "0") != 0;
   if (const char *v = std::getenv("SDPA_EMU_SCHEDULE"))
     options.scheduleSeed = std::strtoull(v, nullptr, 10);
+  options.verbose = std::getenv("SDPA_EMU_VERBOSE") != nullptr;
+  options.profile = std::getenv("SDPA_EMU_PROFILE") != nullptr;
+  if (const char *v = std::getenv("SDPA_EMU_PROFILE_FILE"))
+    options.profileFile = v;
   return options;
 }
 

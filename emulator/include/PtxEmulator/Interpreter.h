@@ -14,6 +14,7 @@
 #include "PtxEmulator/Program.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace sdpa::emu {
@@ -38,10 +39,11 @@ struct EmulatorOptions {
   /// Instructions a thread runs before the next one gets its turn.
   unsigned slice = 512;
   /// Nonzero: every round visits the resident CTAs, and each CTA's warps, in
-  /// an order shuffled from this seed, and gives each warp between half and
-  /// one and a half of its usual slice, so that two launches with different
-  /// seeds interleave CTAs (their atomics, their relay) differently; 0:
-  /// fixed round-robin (SDPA_EMU_SCHEDULE). The driver adds the launch's
+  /// an order shuffled from this seed, each CTA at a speed of its own (1 to
+  /// 8 quarter slices a turn, drawn at admission) and each turn's slice
+  /// between half and one and a half of that, so that two launches with
+  /// different seeds interleave CTAs (their atomics, their relay)
+  /// differently; 0: fixed round-robin (SDPA_EMU_SCHEDULE). The driver adds the launch's
   /// index to it, so a kernel run twice runs under two schedules, and a
   /// process's schedules repeat from run to run.
   uint64_t scheduleSeed = 1;
@@ -49,6 +51,13 @@ struct EmulatorOptions {
   /// and f32), as a GPU leaves them undefined: a kernel that reads memory
   /// nobody wrote shows. SDPA_EMU_POISON=0 fills them with zeros instead.
   bool poison = true;
+  /// What the driver reports per launch (lib/Driver.cpp): thread-
+  /// instructions and rate (SDPA_EMU_VERBOSE), the instruction mix
+  /// (SDPA_EMU_PROFILE), a line profile appended to a file
+  /// (SDPA_EMU_PROFILE_FILE).
+  bool verbose = false;
+  bool profile = false;
+  std::string profileFile;
 
   static EmulatorOptions fromEnvironment();
 };
