@@ -125,8 +125,14 @@ void referenceBackward(const ProblemShape &shape, const BandSpec &band,
                        const std::vector<double> &lse,
                        const std::vector<double> &dout,
                        std::vector<double> &dq, std::vector<double> &dk,
-                       std::vector<double> &dv, std::vector<double> &dsinks) {
+                       std::vector<double> &dv, std::vector<double> &dsinks,
+                       std::vector<double> *dqTerms,
+                       std::vector<double> *dkTerms) {
   int64_t d = shape.headDim;
+  if (dqTerms)
+    dqTerms->assign(q.size(), 0);
+  if (dkTerms)
+    dkTerms->assign(k.size(), 0);
   dq.assign(q.size(), 0);
   dk.assign(k.size(), 0);
   dv.assign(v.size(), 0);
@@ -152,10 +158,17 @@ void referenceBackward(const ProblemShape &shape, const BandSpec &band,
             double ratio = scores.capped[j] / band.softcap;
             ds *= 1 - ratio * ratio;
           }
+          double terms = p * (std::fabs(dp) + std::fabs(delta));
           for (int64_t c = 0; c < d; ++c) {
             dqRow[c] += band.scale * ds * k[kvRow + c];
             dk[kvRow + c] += band.scale * ds * qRow[c];
             dv[kvRow + c] += p * doRow[c];
+            if (dqTerms)
+              (*dqTerms)[shape.offsetQ(b, h, row) + c] +=
+                  band.scale * terms * std::fabs(k[kvRow + c]);
+            if (dkTerms)
+              (*dkTerms)[kvRow + c] +=
+                  band.scale * terms * std::fabs(qRow[c]);
           }
         }
       }

@@ -62,7 +62,10 @@ void referenceForward(const ProblemShape &shape, const BandSpec &band,
 /// is formed from it) and the exact LSE. dS = P (dP - Delta), times
 /// 1 - (S / c)^2 with a softcap; dQ = scale dS K, dK = scale dS^T Q summed
 /// over a kv head's query heads, dV = P^T dO likewise; dsink[h] = -sum
-/// exp(sink[h] - LSE) Delta.
+/// exp(sink[h] - LSE) Delta. `dqTerms` / `dkTerms`, if given, receive dQ and
+/// dK with every dS replaced by P (|dP| + |Delta|): the size of the terms
+/// whose difference dS is, which bounds what rounding in them can leave
+/// where dP and Delta cancel.
 void referenceBackward(const ProblemShape &shape, const BandSpec &band,
                        const std::vector<double> &sinks,
                        const std::vector<double> &q,
@@ -72,7 +75,9 @@ void referenceBackward(const ProblemShape &shape, const BandSpec &band,
                        const std::vector<double> &lse,
                        const std::vector<double> &dout,
                        std::vector<double> &dq, std::vector<double> &dk,
-                       std::vector<double> &dv, std::vector<double> &dsinks);
+                       std::vector<double> &dv, std::vector<double> &dsinks,
+                       std::vector<double> *dqTerms = nullptr,
+                       std::vector<double> *dkTerms = nullptr);
 
 } // namespace sdpa::check
 

@@ -150,14 +150,23 @@ std::vector<double> randomTensor(int64_t elements, int32_t dtype,
   return values;
 }
 
-/// max |x - ref| / max |ref|; NaN if x holds one.
+/// max |x - ref| / max |ref|; NaN if x holds one. With `terms` (dQ or dK
+/// computed from |dS|'s terms, referenceBackward), the denominator is at
+/// least kCancellationFloor * max |terms|: where dP and Delta cancel in
+/// every row (a sink or a single visible key leaves P near 0 or 1), the
+/// gradient is f32 rounding of those terms, which no kernel computes
+/// exactly, and max |ref| alone would measure that noise against zero.
+constexpr double kCancellationFloor = 0x1p-12;
 double relativeError(const std::vector<double> &x,
-                     const std::vector<double> &ref) {
+                     const std::vector<double> &ref,
+                     const std::vector<double> *terms = nullptr) {
   double scale = 0, error = 0;
   for (size_t i = 0; i < x.size(); ++i) {
     if (std::isnan(x[i]))
       return std::numeric_limits<double>::quiet_NaN();
     scale = std::max(scale, std::fabs(ref[i]));
+    if (terms)
+      scale = std::max(scale, kCancellationFloor * (*terms)[i]);
     error = std::max(error, std::fabs(x[i] - ref[i]));
   }
   return error / (scale > 0 ? scale : 1);
@@ -353,8 +362,9 @@ Verdict runBackward(SdpaArtifact *art, const ArtifactFacts &facts,
   for (double &x : o)
     x = roundTo(dtype, x);
   std::vector<double> dqRef, dkRef, dvRef, dsinksRef;
+  std::vector<double> dqTerms, dkTerms;
   referenceBackward(shape, facts.band, sinks, q, k, v, o, lse, dout, dqRef,
-                    dkRef, dvRef, dsinksRef);
+                    dkRef, dvRef, dsinksRef, &dqTerms, &dkTerms);
 
   Buffers buffers{cuda, {}};
   SdpaBackwardArgs args{};
@@ -416,8 +426,8 @@ Verdict runBackward(SdpaArtifact *art, const ArtifactFacts &facts,
       repeatable = outputs == first;
   }
   std::vector<double> errors = {
-      relativeError(qLike.decode(first[0]), dqRef),
-      relativeError(kvLike.decode(first[1]), dkRef),
+      relativeError(qLike.decode(first[0]), dqRef, &dqTerms),
+      relativeError(kvLike.decode(first[1]), dkRef, &dkTerms),
       relativeError(kvLike.decode(first[2]), dvRef)};
   if (dsinks)
     errors.push_back(relativeError(decodeF32(first[3]), dsinksRef));
