@@ -34,11 +34,24 @@ def visible_cells(sq, skv, left, right, align):
     return int((hi - lo + 1).clamp(min=0).sum())
 
 
-def rel(x, ref):
-    """max |x - ref| / max |ref| in float64; NaN if x holds a NaN, 0 if empty."""
+# Where dP and Delta cancel in every row (a sink, or a single visible key,
+# leaves P near 0 or 1) dQ and dK are the f32 rounding of those terms, which
+# no kernel computes exactly: their error is measured against at least this
+# fraction of the gradients formed from the terms' sizes (reference_grads'
+# `terms`), as runtime/check's sdpa-kernel-check does.
+CANCELLATION_FLOOR = 2.0 ** -12
+
+
+def rel(x, ref, terms=None):
+    """max |x - ref| / max |ref| in float64; NaN if x holds a NaN, 0 if empty.
+    With `terms` (reference_grads' dQ or dK of |dS|'s terms) the denominator
+    is at least CANCELLATION_FLOOR * max |terms|."""
     if torch.isnan(x).any():
         return math.nan
-    scale = (ref.abs().max().item() if ref.numel() else 0.0) or 1.0
+    scale = ref.abs().max().item() if ref.numel() else 0.0
+    if terms is not None and terms.numel():
+        scale = max(scale, CANCELLATION_FLOOR * terms.abs().max().item())
+    scale = scale or 1.0
     return (x.double() - ref).abs().max().item() / scale if x.numel() else 0.0
 
 
@@ -85,7 +98,7 @@ def reference(q, k, v, left, right, align, scale, sinks=None, softcap=None):
 
 
 def reference_grads(q, k, v, do, left, right, align, scale, sinks=None, softcap=None,
-                    out=None):
+                    out=None, terms=None):
     """dQ, dK, dV (float64) by docs/Semantics.md §2, for bhsd tensors.
 
     P = softmax of the masked scores (rows that see no key: P = 0), dV = P^T dO,
@@ -98,13 +111,15 @@ def reference_grads(q, k, v, do, left, right, align, scale, sinks=None, softcap=
     (docs/Semantics.md §7). `out` (bhsd), if given, is the forward output the
     kernel is handed, rounded to its dtype: Delta is formed from it, as the
     kernels form it (with a large sink O is small and its rounding moves
-    dsink by more than the tolerance); None: from the exact O.
+    dsink by more than the tolerance); None: from the exact O. `terms`, a
+    list if given, receives dQ and dK with every dS replaced by
+    P (|dP| + |Delta|): the size of the terms whose difference dS is.
     """
     b, hq, sq, d = q.shape
     hkv, skv = k.shape[1], k.shape[2]
     g = hq // hkv
     mask = band_mask(sq, skv, left, right, align, q.device)
-    dqs, dks, dvs = [], [], []
+    dqs, dks, dvs, dq_terms, dk_terms = [], [], [], [], []
     dsink = torch.zeros(hq, dtype=torch.float64, device=q.device)
     for i in range(b):
         qi, doi = q[i].double(), do[i].double()
@@ -129,5 +144,12 @@ def reference_grads(q, k, v, do, left, right, align, scale, sinks=None, softcap=
         dqs.append(dq)
         dks.append(dk.reshape(hkv, g, skv, d).sum(1))
         dvs.append(dv.reshape(hkv, g, skv, d).sum(1))
+        if terms is not None:
+            sizes = p * (dp.abs() + delta.abs())
+            dq_terms.append(scale * (sizes @ ki.abs()))
+            dk_terms.append((scale * (sizes.transpose(-1, -2) @ qi.abs()))
+                            .reshape(hkv, g, skv, d).sum(1))
     grads = (torch.stack(dqs), torch.stack(dks), torch.stack(dvs))
+    if terms is not None:
+        terms += [torch.stack(dq_terms), torch.stack(dk_terms)]
     return grads + (dsink,) if sinks is not None else grads
