@@ -16,7 +16,11 @@
 # runs on the PTX emulator, here on the GPU's driver; writes
 # kernel_check.txt; not in the default STEPS), splitab (time_kernels.py: the
 # backward's column passes against split visits at d 160 ... 256, 8 heads,
-# S 8192; writes split_ab.txt; not in the default STEPS), training
+# S 8192; writes split_ab.txt; not in the default STEPS), ab
+# (time_kernels.py --baseline: $AB_KERNELS, default the gpt-oss backward,
+# from $ARTIFACTS against $AB_BASELINE, default .artifacts/baseline, three
+# rounds alternating at $AB_SIZES, default 16384, 16 heads; writes ab.txt;
+# not in the default STEPS), training
 # (check_training.py: one SGD step of a small attention layer through the
 # autograd Function, f16 d64 window 127, both backwards, against PyTorch's
 # SDPA with the dense mask; not in the default STEPS), jaxstep
@@ -143,6 +147,11 @@ for s in $STEPS; do
     done
     step splitab 300 bash -c "python3 bench/time_kernels.py --artifacts $ARTIFACTS $pairs \
       --sizes 8192 --heads 8 --iters 10 > $OUT/split_ab.txt" ;;
+  ab)
+    # $ARTIFACTS against the same names in $AB_BASELINE, alternating.
+    step ab 300 bash -c "python3 bench/time_kernels.py --artifacts $ARTIFACTS \
+      --baseline ${AB_BASELINE:-.artifacts/baseline} ${AB_KERNELS:-bwd_bf16_d64_win127_nd} \
+      --sizes ${AB_SIZES:-16384} --heads 16 --iters 20 --rounds 3 > $OUT/ab.txt" ;;
   training)
     step training 120 python3 bench/check_training.py \
       --forward "$ARTIFACTS/f16_d64_win127.manifest" \

@@ -12,7 +12,12 @@ kernels alone on an H200). No correctness check: that is
 check_forward.py / check_backward.py. The full comparison with the anchors
 is benchmark.py.
 
+With --baseline DIR, each name is timed from both folders, alternating,
+--rounds times, and a row gives every round's time of each (an A/B of a
+change: the spread between rounds is the noise the difference must pass).
+
 usage: time_kernels.py --artifacts DIR NAME[,NAME...] [--sizes 2048,8192,32768]
+                       [--baseline DIR [--rounds 3]]
 """
 
 import argparse
@@ -62,7 +67,11 @@ def main():
     p.add_argument("--sizes", default="2048,8192,32768")
     p.add_argument("--heads", type=int, default=16)
     p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--baseline", help="a folder of the same names to time against")
+    p.add_argument("--rounds", type=int, default=3)
     args = p.parse_args()
+    if args.baseline:
+        return compare(args)
     print("| artifact | direction | S | median ms |")
     print("|---|---|---|---|")
     for name in args.names.split(","):
@@ -70,6 +79,26 @@ def main():
         for s in (int(x) for x in args.sizes.split(",")):
             ms = time_artifact(art, s, args.heads, args.iters)
             print(f"| {name} | {art.direction} | {s} | {ms:.3f} |", flush=True)
+    return 0
+
+
+def compare(args):
+    """Rounds of (baseline, artifacts) times per name and size."""
+    print(f"baseline {args.baseline}, against {args.artifacts}; ms per round")
+    print("| artifact | S | baseline | this | this / baseline (medians) |")
+    print("|---|---|---|---|---|")
+    for name in args.names.split(","):
+        arts = [sdpa_runtime.Artifact(os.path.join(d, name + ".manifest"))
+                for d in (args.baseline, args.artifacts)]
+        for s in (int(x) for x in args.sizes.split(",")):
+            times = ([], [])
+            for _ in range(args.rounds):
+                for side, art in enumerate(arts):
+                    times[side].append(time_artifact(art, s, args.heads, args.iters))
+            med = [sorted(t)[len(t) // 2] for t in times]
+            cells = [" ".join(f"{x:.3f}" for x in t) for t in times]
+            print(f"| {name} | {s} | {cells[0]} | {cells[1]} | {med[1] / med[0]:.3f} |",
+                  flush=True)
     return 0
 
 

@@ -18,8 +18,13 @@
 //   A (16 x 16, x4, rowGroups 2):           row l % 16, col 8 (l / 16)
 //   B (8 n x 16 k, x2, rowGroups 1):        row l % 8,  col 8 ((l / 8) % 2)
 //   two B (8 n x 32 k, x4, rowGroups 1):    row l % 8,  col 8 (l / 8)
+//   two B (16 n x 16 k, x4, rowGroups 2):   row l % 16, col 8 (l / 16)
 //   B^T (16 k x 8 n, x2 .trans, rowGroups 2): row l % 16, col 0
 //   two B^T (16 k x 16 n, x4 .trans, rowGroups 2): row l % 16, col 8 (l / 16)
+//
+// An x4 that loads two B fragments splits into them (splitLdMatrixPair):
+// matrices (0, 1) and (2, 3), except two B of 16 n whose blocks of 8 n are
+// matrices (0, 2) and (1, 3) (the A operand's layout, read as B).
 //
 // Emission order is explicit, one op per statement: a kernel that hoists
 // the lane map out of its loops emits it once (emitLdMatrixLaneOffset: the
@@ -51,6 +56,7 @@ struct LdMatrixShape {
   static LdMatrixShape a() { return {4, 2, false}; }
   static LdMatrixShape b() { return {2, 1, false}; }
   static LdMatrixShape bPair() { return {4, 1, false}; }
+  static LdMatrixShape bPairAlongN() { return {4, 2, false}; }
   static LdMatrixShape bTransposed() { return {2, 2, true}; }
   static LdMatrixShape bTransposedPair() { return {4, 2, true}; }
 };
@@ -75,6 +81,12 @@ Value createLdMatrix(ImplicitLocOpBuilder &b, LdMatrixShape shape, Value smem,
 /// row0 + row, then col0 + col.
 Value createLdMatrix(ImplicitLocOpBuilder &b, LdMatrixShape shape, Value smem,
                      ValueRange leading, Value row0, Value col0, Value lane);
+
+/// The two B fragments (vector<2x2> each) of an x4 of shape bPair,
+/// bPairAlongN or bTransposedPair: the first k or n block's, then the
+/// second's.
+std::pair<Value, Value> splitLdMatrixPair(ImplicitLocOpBuilder &b,
+                                          LdMatrixShape shape, Value frag);
 
 } // namespace mlir::sdpa
 

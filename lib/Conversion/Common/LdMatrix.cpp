@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -86,4 +87,29 @@ Value mlir::sdpa::createLdMatrix(ImplicitLocOpBuilder &b, LdMatrixShape shape,
   if (Value laneCol = emitLaneCol(b, shape, lane))
     col = arith::AddIOp::create(b, col0, laneCol);
   return emitLdMatrixAt(b, shape, smem, leading, row, col);
+}
+
+std::pair<Value, Value> mlir::sdpa::splitLdMatrixPair(ImplicitLocOpBuilder &b,
+                                                      LdMatrixShape shape,
+                                                      Value frag) {
+  assert(shape.numTiles == 4 && "two fragments come from an x4");
+  // Blocks of 8 n in two row groups of an untransposed load: (0, 2), (1, 3).
+  bool alongN = shape.rowGroups == 2 && !shape.transpose;
+  int64_t second = alongN ? 1 : 2, stride = alongN ? 2 : 1;
+  auto fragType = cast<VectorType>(frag.getType());
+  auto halfType = VectorType::get({2, 2}, fragType.getElementType());
+  // Row by row: the GPU lowering handles n-D vectors only as arrays of rows.
+  auto half = [&](int64_t first) -> Value {
+    Value result = arith::ConstantOp::create(
+        b, halfType,
+        DenseElementsAttr::get(halfType,
+                               b.getZeroAttr(fragType.getElementType())));
+    for (int64_t i = 0; i < 2; ++i) {
+      Value row = vector::ExtractOp::create(
+          b, frag, ArrayRef<int64_t>{first + i * stride});
+      result = vector::InsertOp::create(b, row, result, ArrayRef<int64_t>{i});
+    }
+    return result;
+  };
+  return {half(0), half(second)};
 }

@@ -132,6 +132,23 @@ protected:
   /// and n = 8 columns at `col0` of `smem`.
   Value loadBTransposed(Value smem, Value row0, Value col0,
                         Value stage = Value());
+  /// The B fragments of n blocks j = 0 .. count - 1 of `smem`, block j at
+  /// rows [row0(j), row0(j) + 8) and k = 16 columns from `col0`, each handed
+  /// to `use(j, fragment)` as it is loaded. Consecutive blocks must be
+  /// adjacent rows (row0(j + 1) = row0(j) + 8): two come from one ldmatrix
+  /// x4 (LdMatrixShape::bPairAlongN), the last alone when count is odd.
+  void forEachB(Value smem, function_ref<Value(int64_t)> row0, Value col0,
+                Value stage, int64_t count,
+                function_ref<void(int64_t, Value)> use);
+  /// The transposed B fragments of n blocks j = 0 .. count - 1, k = 16 rows
+  /// from `row0` and n = 8 columns from col0(j) (col0(j + 1) = col0(j) + 8),
+  /// two per ldmatrix x4 .trans (bTransposedPair) unless `paired` is false
+  /// (one x2 each), as forEachB.
+  void forEachBTransposed(Value smem, Value row0,
+                          function_ref<Value(int64_t)> col0, Value stage,
+                          int64_t count,
+                          function_ref<void(int64_t, Value)> use,
+                          bool paired = true);
   /// One m16n8k16 product with f32 accumulation.
   Value mma(Value a, Value bFrag, Value c);
   /// The A fragment (16 x 16, element type) formed by two adjacent

@@ -158,7 +158,9 @@ private:
 
   /// Per row tile mt and 8-key block j of keys [key0, key0 + keys) of the
   /// tile: the warp's rows of `rows` (Q or dO in shared memory) against
-  /// those keys of `keyRows` (K or V). A B fragment serves every row tile.
+  /// those keys of `keyRows` (K or V). A B fragment serves every row tile;
+  /// one x2 each (in pairs, forEachB, the window-32 kernel of the flax model
+  /// at 255 registers spilled 20 bytes).
   RowTileFragments rowKeyProducts(Value rows, Value keyRows, Value stage,
                                   int64_t key0, int64_t keys) {
     RowTileFragments products(
@@ -259,18 +261,21 @@ private:
                                  dS[mt][j], i, e);
 
       // dQ += dS K: the keys are the reduction (K's rows, read transposed);
-      // a K^T fragment serves every row tile.
+      // a K^T fragment serves every row tile. Two per ldmatrix where a warp
+      // holds two row tiles: with one, ptxas 13.0 holds this kernel at 168
+      // registers and the pair's second fragment spilled (d 80, 20 bytes).
       for (int64_t kq = 0; kq < keys / sm80::kMmaK; ++kq) {
         SmallVector<Value> a;
         for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
           a.push_back(accumulatorsToA(dS[mt][2 * kq], dS[mt][2 * kq + 1]));
         Value row0 = idx(key0 + kq * sm80::kMmaK);
-        for (int64_t dn = 0; dn < int64_t(dQ.front().size()); ++dn) {
-          Value bFrag =
-              loadBTransposed(kSmem, row0, idx(dn * sm80::kMmaN), stage);
-          for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
-            dQ[mt][dn] = mma(a[mt], bFrag, dQ[mt][dn]);
-        }
+        forEachBTransposed(
+            kSmem, row0, [&](int64_t dn) { return idx(dn * sm80::kMmaN); },
+            stage, dQ.front().size(), [&](int64_t dn, Value bFrag) {
+              for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+                dQ[mt][dn] = mma(a[mt], bFrag, dQ[mt][dn]);
+            },
+            /*paired=*/spec.dqRowTiles > 1);
       }
     }
   }

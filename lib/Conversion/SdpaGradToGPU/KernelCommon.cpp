@@ -173,6 +173,42 @@ Value KernelBuilderBase::loadBTransposed(Value smem, Value row0, Value col0,
                         stageIndices(stage), row0, col0, lane());
 }
 
+void KernelBuilderBase::forEachB(Value smem, function_ref<Value(int64_t)> row0,
+                                 Value col0, Value stage, int64_t count,
+                                 function_ref<void(int64_t, Value)> use) {
+  LdMatrixShape pair = LdMatrixShape::bPairAlongN();
+  for (int64_t j = 0; j < count; j += 2) {
+    if (j + 1 == count) {
+      use(j, loadB(smem, row0(j), col0, stage));
+      break;
+    }
+    auto [first, second] = splitLdMatrixPair(
+        b, pair,
+        createLdMatrix(b, pair, smem, stageIndices(stage), row0(j), col0,
+                       lane()));
+    use(j, first);
+    use(j + 1, second);
+  }
+}
+
+void KernelBuilderBase::forEachBTransposed(
+    Value smem, Value row0, function_ref<Value(int64_t)> col0, Value stage,
+    int64_t count, function_ref<void(int64_t, Value)> use, bool paired) {
+  LdMatrixShape pair = LdMatrixShape::bTransposedPair();
+  for (int64_t j = 0; j < count; j += paired ? 2 : 1) {
+    if (!paired || j + 1 == count) {
+      use(j, loadBTransposed(smem, row0, col0(j), stage));
+      continue;
+    }
+    auto [first, second] = splitLdMatrixPair(
+        b, pair,
+        createLdMatrix(b, pair, smem, stageIndices(stage), row0, col0(j),
+                       lane()));
+    use(j, first);
+    use(j + 1, second);
+  }
+}
+
 Value KernelBuilderBase::mma(Value a, Value bFrag, Value c) {
   return createMmaSyncM16N8K16(b, a, bFrag, c, spec.elementType.isBF16());
 }

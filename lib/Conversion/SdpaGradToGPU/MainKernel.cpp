@@ -229,10 +229,10 @@ SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
   for (int64_t kk = 0; kk < kBlocks; ++kk) {
     Value col0 = idx(kk * sm80::kMmaK);
     Value a = preloaded.empty() ? loadKeyFragment(kk) : preloaded[kk];
-    for (int64_t j = 0; j < int64_t(products.size()); ++j) {
-      Value row0 = queryLocal(j);
-      products[j] = mma(a, loadB(rows, row0, col0, stage), products[j]);
-    }
+    forEachB(
+        rows, [&](int64_t j) { return queryLocal(j); }, col0, stage,
+        products.size(),
+        [&](int64_t j, Value bFrag) { products[j] = mma(a, bFrag, products[j]); });
   }
   return products;
 }
@@ -349,13 +349,15 @@ void MainKernelBuilder::emitGroupGradients(Value stage,
     Value query0 = idx(kq * sm80::kMmaK);
     Value aP = loadA(pTSmem, keyRow0, query0);
     Value aS = loadA(dsTSmem, keyRow0, query0);
-    for (int64_t dn = 0; dn < spec.passBlocks(); ++dn) {
-      Value col0 = columnBlock0(dn);
-      acc.dV[dn] =
-          mma(aP, loadBTransposed(doSmem, query0, col0, stage), acc.dV[dn]);
-      acc.dK[dn] =
-          mma(aS, loadBTransposed(qSmem, query0, col0, stage), acc.dK[dn]);
-    }
+    auto col0 = [&](int64_t dn) { return columnBlock0(dn); };
+    forEachBTransposed(doSmem, query0, col0, stage, spec.passBlocks(),
+                       [&](int64_t dn, Value bFrag) {
+                         acc.dV[dn] = mma(aP, bFrag, acc.dV[dn]);
+                       });
+    forEachBTransposed(qSmem, query0, col0, stage, spec.passBlocks(),
+                       [&](int64_t dn, Value bFrag) {
+                         acc.dK[dn] = mma(aS, bFrag, acc.dK[dn]);
+                       });
   }
 }
 
@@ -433,12 +435,16 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
     for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
       Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
       Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
-      for (int64_t dn = dnBegin; dn < dnEnd; ++dn) {
-        Value row0 = idx(kq * sm80::kMmaK), col0 = columnBlock0(dn);
-        Value &dV = acc.dV[dn - dnBegin], &dK = acc.dK[dn - dnBegin];
-        dV = mma(aP, loadBTransposed(doSmem, row0, col0, stage), dV);
-        dK = mma(aS, loadBTransposed(qSmem, row0, col0, stage), dK);
-      }
+      Value row0 = idx(kq * sm80::kMmaK);
+      auto col0 = [&](int64_t j) { return columnBlock0(dnBegin + j); };
+      forEachBTransposed(doSmem, row0, col0, stage, dnEnd - dnBegin,
+                         [&](int64_t j, Value bFrag) {
+                           acc.dV[j] = mma(aP, bFrag, acc.dV[j]);
+                         });
+      forEachBTransposed(qSmem, row0, col0, stage, dnEnd - dnBegin,
+                         [&](int64_t j, Value bFrag) {
+                           acc.dK[j] = mma(aS, bFrag, acc.dK[j]);
+                         });
     }
   }
 

@@ -25,27 +25,6 @@ using namespace mlir;
 using namespace mlir::sdpa;
 using namespace mlir::sdpa::detail;
 
-/// Splits an x4 fragment into its two halves vector<2x2>, row by row (the
-/// GPU lowering handles n-D vectors only as arrays of rows).
-static std::pair<Value, Value> splitPair(ImplicitLocOpBuilder &b,
-                                         Value frag) {
-  auto fragType = cast<VectorType>(frag.getType());
-  auto halfType = VectorType::get({2, 2}, fragType.getElementType());
-  auto half = [&](int64_t offset) -> Value {
-    Value result = arith::ConstantOp::create(
-        b, halfType,
-        DenseElementsAttr::get(halfType,
-                               b.getZeroAttr(fragType.getElementType())));
-    for (int64_t i = 0; i < 2; ++i) {
-      Value row = vector::ExtractOp::create(b, frag,
-                                            ArrayRef<int64_t>{offset + i});
-      result = vector::InsertOp::create(b, row, result, ArrayRef<int64_t>{i});
-    }
-    return result;
-  };
-  return {half(0), half(2)};
-}
-
 Value ForwardKernelBuilder::loadQueryFragment(int64_t mt, int64_t kk) {
   LdMatrixShape shape = LdMatrixShape::a();
   LdMatrixLaneOffset offset = emitLdMatrixLaneOffset(b, shape, lane);
@@ -69,7 +48,8 @@ ForwardKernelBuilder::loadKeyFragmentPair(Value stage, int64_t j,
   LdMatrixLaneOffset offset = emitLdMatrixLaneOffset(b, shape, lane);
   Value row = idx(j * sm80::kMmaN);
   Value col = idx(kk2 * 2 * sm80::kMmaK);
-  return splitPair(b, createLdMatrix(b, shape, kSmem, stage, row, col, offset));
+  return splitLdMatrixPair(
+      b, shape, createLdMatrix(b, shape, kSmem, stage, row, col, offset));
 }
 
 Value ForwardKernelBuilder::loadKeyFragment(Value stage, int64_t j,
@@ -88,5 +68,6 @@ ForwardKernelBuilder::loadValueFragmentPair(Value stage, int64_t kc,
   LdMatrixLaneOffset offset = emitLdMatrixLaneOffset(b, shape, lane);
   Value row = idx(kc * sm80::kMmaK);
   Value col = idx(dn2 * 2 * sm80::kMmaN);
-  return splitPair(b, createLdMatrix(b, shape, vSmem, stage, row, col, offset));
+  return splitLdMatrixPair(
+      b, shape, createLdMatrix(b, shape, vSmem, stage, row, col, offset));
 }
