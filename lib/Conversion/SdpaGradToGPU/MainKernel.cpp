@@ -242,13 +242,21 @@ SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
   // Cell (query, key) of this thread: query = q0 + q_part + 2 (lane % 4) +
   // 8 j + e, key = k0 + 16 keyBlock + lane / 4 + 8 i (q_part = 0 and
   // keyBlock = warp unless the visit is split).
+  //
+  // Keys past Skv need no test where bwd_dq forms dQ: K and V are zero
+  // there, and such a key's P and dS reach only its own rows of dV and dK
+  // (the products' rows are keys), which are never stored. Where this
+  // kernel adds dS K into dQ they must be zero: P = exp2(-LSE log2(e)) of a
+  // zero score overflows for a row whose LSE is below about -88, and
+  // inf * 0 is NaN.
+  Value keyLimit = spec.recomputesDq() ? Value() : seqKv;
   auto makeTest = [&] {
     Value keyLocal0 = threadKeyRow0();
     Value threadKey = add(k0, keyLocal0);
     Value threadQuery =
         add(partQuery0 ? add(q0, partQuery0) : q0, fragCol);
-    return BandCellTest(*this, spec.band, threadQuery, threadKey, delta, seqKv,
-                        /*narrow=*/true);
+    return BandCellTest(*this, spec.band, threadQuery, threadKey, delta,
+                        keyLimit, /*narrow=*/true);
   };
   return KernelBuilderBase::emitBandMask(
       p, edge, makeTest, [](int64_t j, int64_t i, int64_t e) {
