@@ -30,7 +30,7 @@
 // CHECK: scf.for
 // CHECK: nvgpu.device_async_copy {{.*}} : memref<{{[0-9]+}}xbf16> to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.ldmatrix {{.*}} : memref<64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
-// CHECK: nvgpu.ldmatrix {{.*}} : memref<2x64x72xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK: nvgpu.ldmatrix {{.*}} : memref<2x64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // CHECK: %[[DS:.*]] = arith.truncf %{{.*}} : f32 to bf16
 // CHECK-NEXT: memref.store %[[DS]], %{{.*}} : memref<64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: %[[PLO:.*]] = arith.truncf %{{.*}} : vector<2x2xf32> to vector<2x2xbf16>

@@ -210,9 +210,9 @@
 // CHECK-NEXT: %[[ABOVE:.*]] = arith.cmpi uge, %[[T]], %[[IE]] : index
 // CHECK-NEXT: %[[EDGE:.*]] = arith.ori %[[BELOW]], %[[ABOVE]] : i1
 /// This visit reads its own stage: S^T and dP^T, Tq/8 * d/16 = 32 products
-/// each, against Q and dO of stage n mod 2.
+/// each, against Q and dO of stage n mod 2 (two 8-query blocks a load).
 // CHECK: nvgpu.ldmatrix %[[KS]][
-// CHECK: nvgpu.ldmatrix %[[QS]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = false}
+// CHECK: nvgpu.ldmatrix %[[QS]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false}
 // CHECK-COUNT-64: nvgpu.mma.sync
 // CHECK: vector.load %[[LSES]][%[[STAGE]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK: scf.if %[[EDGE]] -> (vector<2x2xf32>
@@ -222,8 +222,8 @@
 // CHECK-NEXT: } {sdpa.band_mask}
 // CHECK: vector.load %[[DELTAS]][%[[STAGE]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 /// dV, dK (2 * 4 * 8, from dO and Q of stage n mod 2) and the first round of
-/// 4 dQ fragments (4 * 4).
-// CHECK: nvgpu.ldmatrix %[[DOS]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true}
+/// 4 dQ fragments (4 * 4); dO and Q two 8-column blocks a load.
+// CHECK: nvgpu.ldmatrix %[[DOS]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = true}
 // CHECK-COUNT-80: nvgpu.mma.sync
 // CHECK: %[[TURNV:.*]] = affine.min #[[TURN]](%[[U]], %[[T]])[%[[SQ]], %[[SKV]]]
 // CHECK: %[[TURN32:.*]] = arith.index_cast %[[TURNV]] : index to i32

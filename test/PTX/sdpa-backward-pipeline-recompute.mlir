@@ -17,8 +17,9 @@
 /// (f16), packed sequences (bf16), and d 128 on a narrow (32 x 64) and a
 /// wide band (64 x 128: bwd_dq walks the key tile in two chunks of 64). Every
 /// kernel assembles for sm_80 without spills or local memory (measured,
-/// ptxas 13.0: bwd_dq 245-247 registers at d 64, two m16 row tiles per
-/// warp; 171 and 170 at d 128).
+/// ptxas 13.0: bwd_dq 239-241 registers at d 64, two m16 row tiles per
+/// warp, whose K^T fragments come two per ldmatrix .trans; 171 and 181 at
+/// d 128, one row tile, one fragment per ldmatrix).
 /// No kernel has an atomic: nothing adds into dq_accum, and the sinks'
 /// gradient is summed in a fixed order.
 
@@ -27,7 +28,7 @@
 // PTX-LABEL: .visible .entry sdpa_bwd_dq(
 // PTX-DAG: cp.async.ca.shared.global
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// PTX-DAG: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-NOT: .local
 
 /// bwd_preprocess reads each row of O and dO (d 64: 8 chunks each) in
