@@ -14,7 +14,8 @@
 # (check_backward.py on $ARTIFACTS: gradients, determinism), kernelcheck
 # (runtime/check's sdpa-kernel-check --longer on $ARTIFACTS: the harness CI
 # runs on the PTX emulator, here on the GPU's driver; writes
-# kernel_check.txt; not in the default STEPS), splitab (time_kernels.py: the
+# kernel_check.txt; its processes stop after KERNELCHECK_BUDGET seconds,
+# default 240; not in the default STEPS), splitab (time_kernels.py: the
 # backward's column passes against split visits at d 160 ... 256, 8 heads,
 # S 8192; writes split_ab.txt; not in the default STEPS), ab
 # (time_kernels.py --baseline: $AB_KERNELS, default the gpt-oss backward,
@@ -136,7 +137,7 @@ for s in $STEPS; do
   kernelcheck)
     # One process per manifest, 12 at a time: the float64 reference of the
     # longer shapes is single-threaded and dominates.
-    step kernelcheck 300 bash -c "mkdir -p /tmp/kc && ls $ARTIFACTS/*.manifest | timeout 240 \
+    step kernelcheck 300 bash -c "mkdir -p /tmp/kc && ls $ARTIFACTS/*.manifest | timeout ${KERNELCHECK_BUDGET:-240} \
       xargs -P 12 -I{} sh -c '$BUILD/check/sdpa-kernel-check --longer {} \
         > /tmp/kc/\$(basename {}).txt 2>&1'; rc=\$?; cat /tmp/kc/*.txt > $OUT/kernel_check.txt; exit \$rc" ;;
   splitab)

@@ -11,8 +11,14 @@
 //   (R - diff) >= keyOff - queryOff               (right edge, if bounded)
 //
 // The per-thread values are formed once; every cell then costs one compare
-// with an immediate per test (the forward leaves the key test out of every
-// tile but the one holding Skv). With `narrow`, the values are saturated to
+// with an immediate per test. With both edges bounded (L + R below 2^19)
+// the two edge tests are one unsigned compare,
+//
+//   (diff + L) + (keyOff - queryOff)  <=u  L + R,
+//
+// an add and a compare per distinct offset instead of two compares, and one
+// select a cell instead of two. The forward leaves the key test out of
+// every tile but the one holding Skv, bwd_main where bwd_dq forms dQ. With `narrow`, the values are saturated to
 // [-2^20, 2^20] and compared in i32 (the saturation cannot change a
 // comparison with a constant that small), which the backward prefers; the
 // forward keeps index compares (measured on an H200: i32 cost it 6
@@ -46,11 +52,15 @@ private:
   /// `x` clamped to [-2^20, 2^20], as i32 (narrow), else `x`.
   Value saturate(Value x);
   Value atLeast(Value x, int64_t bound);
+  /// `value` as an i32 (narrow) or index constant.
+  Value constant(int64_t value);
 
   KernelArith &arith;
   bool narrow;
   Value keyRoom;             // Skv - threadKey
   Value leftRoom, rightRoom; // diff + L, R - diff (null when unbounded)
+  /// L + R when the edge tests are one compare (rightRoom is then null).
+  std::optional<int64_t> width;
 };
 
 } // namespace mlir::sdpa

@@ -21,8 +21,19 @@ BandCellTest::BandCellTest(KernelArith &arith, const Band &band,
   Value diff = arith.sub(arith.sub(threadKey, threadQuery), delta);
   if (band.left)
     leftRoom = saturate(arith.add(diff, arith.idx(*band.left)));
-  if (band.right)
+  // Both edges bounded: one unsigned compare of leftRoom + keyOff - queryOff
+  // with L + R, where the saturation cannot reach [0, L + R].
+  if (band.left && band.right && *band.left + *band.right >= 0 &&
+      *band.left + *band.right < kSaturation / 2)
+    width = *band.left + *band.right;
+  else if (band.right)
     rightRoom = saturate(arith.sub(arith.idx(*band.right), diff));
+}
+
+Value BandCellTest::constant(int64_t value) {
+  ImplicitLocOpBuilder &b = arith.b;
+  return narrow ? Value(arith::ConstantIntOp::create(b, b.getI32Type(), value))
+                : arith.idx(value);
 }
 
 Value BandCellTest::saturate(Value x) {
@@ -35,10 +46,7 @@ Value BandCellTest::saturate(Value x) {
 }
 
 Value BandCellTest::atLeast(Value x, int64_t bound) {
-  ImplicitLocOpBuilder &b = arith.b;
-  Value c = narrow ? Value(arith::ConstantIntOp::create(b, b.getI32Type(), bound))
-                   : arith.idx(bound);
-  return arith.cmp(arith::CmpIPredicate::sge, x, c);
+  return arith.cmp(arith::CmpIPredicate::sge, x, constant(bound));
 }
 
 Value BandCellTest::visible(int64_t queryOff, int64_t keyOff) {
@@ -52,7 +60,13 @@ Value BandCellTest::visible(int64_t queryOff, int64_t keyOff) {
   };
   if (keyRoom)
     conjoin(atLeast(keyRoom, keyOff + 1));
-  if (leftRoom)
+  if (width) {
+    // 0 <= diff + L + keyOff - queryOff <= L + R, as one unsigned compare.
+    Value room = leftRoom;
+    if (keyOff != queryOff)
+      room = arith.add(room, constant(keyOff - queryOff));
+    conjoin(arith.cmp(arith::CmpIPredicate::ule, room, constant(*width)));
+  } else if (leftRoom)
     conjoin(atLeast(leftRoom, queryOff - keyOff));
   if (rightRoom)
     conjoin(atLeast(rightRoom, keyOff - queryOff));
