@@ -118,25 +118,21 @@ func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %
 // CHECK: scf.for %{{.+}} = %[[KB]] to %[[E1]] step
 // CHECK: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<2x64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
-/// The band test (BandCellTest): per thread diff + L and R - diff (diff =
-/// col - row - delta), then per cell two compares with constants. Cell
-/// (0, 0): diff + 0 >= -L, diff + 0 <= R; cell (0, 1): diff + 1 >= -L,
-/// diff + 1 <= R. No key-length test here.
+/// The band test (BandCellTest): per thread diff + L (diff = col - row -
+/// delta); with both edges bounded one unsigned compare a cell,
+/// diff + L + (key - query offset) <=u L + R = 127. Cell (0, 0): diff + 127
+/// itself; cell (0, 1): diff + 127 + 1. No key-length test here.
 // CHECK-NOT: arith.subi %[[SKVI]],
 // CHECK: %[[C127:.+]] = arith.constant 127 : index
 // CHECK-NEXT: %[[LROOM:.+]] = arith.addi %{{.+}}, %[[C127]] : index
-// CHECK: %[[RROOM:.+]] = arith.subi %{{.+}}, %{{.+}} : index
-// CHECK: %[[C0:.+]] = arith.constant 0 : index
-// CHECK-NEXT: %[[L0:.+]] = arith.cmpi sge, %[[LROOM]], %[[C0]] : index
-// CHECK-NEXT: %[[C0B:.+]] = arith.constant 0 : index
-// CHECK-NEXT: %[[R0:.+]] = arith.cmpi sge, %[[RROOM]], %[[C0B]] : index
-// CHECK-NEXT: %[[V0:.+]] = arith.andi %[[L0]], %[[R0]] : i1
-// CHECK-NEXT: arith.select %[[V0]], %{{.+}}, %cst{{.*}} : f32
-// CHECK-NEXT: %[[CM1:.+]] = arith.constant -1 : index
-// CHECK-NEXT: arith.cmpi sge, %[[LROOM]], %[[CM1]] : index
+// CHECK-NEXT: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT: %[[W0:.+]] = arith.constant 127 : index
+// CHECK-NEXT: %[[V0:.+]] = arith.cmpi ule, %[[LROOM]], %[[W0]] : index
+// CHECK-NEXT: arith.select %[[V0]], %{{.+}}, %[[NEGINF]] : f32
 // CHECK-NEXT: %[[CP1:.+]] = arith.constant 1 : index
-// CHECK-NEXT: arith.cmpi sge, %[[RROOM]], %[[CP1]] : index
-// CHECK-NEXT: arith.andi
+// CHECK-NEXT: %[[ROOM1:.+]] = arith.addi %[[LROOM]], %[[CP1]] : index
+// CHECK-NEXT: %[[W1:.+]] = arith.constant 127 : index
+// CHECK-NEXT: arith.cmpi ule, %[[ROOM1]], %[[W1]] : index
 // CHECK-NOT: arith.subi %[[SKVI]],
 // CHECK: gpu.shuffle  xor
 // CHECK: math.exp2
@@ -150,27 +146,24 @@ func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %
 // CHECK: %[[E3:.+]] = arith.minsi %[[KE]], %[[KVFULL]] : index
 // CHECK: scf.for %{{.+}} = %[[CIE]] to %[[E3]] step
 // CHECK-NOT: arith.subi %[[SKVI]],
-// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi ule
 // CHECK-NOT: arith.subi %[[SKVI]],
 // CHECK: } {sdpa.masked}
 /// The tile holding Skv, [max(kv_begin, kv_full), kv_end): the band and the
-/// key length, Skv - col per thread, then three compares a cell (cell
-/// (0, 0): col < Skv first).
+/// key length, Skv - col per thread, then two compares a cell (cell (0, 0):
+/// col < Skv first, then the band's one).
 // CHECK: %[[B4:.+]] = arith.maxsi %[[KB]], %[[KVFULL]] : index
 // CHECK: scf.for %{{.+}} = %[[B4]] to %[[KE]] step
 // CHECK: %[[KROOM:.+]] = arith.subi %[[SKVI]], %{{.+}} : index
 // CHECK: %[[TC127:.+]] = arith.constant 127 : index
 // CHECK-NEXT: %[[TLROOM:.+]] = arith.addi %{{.+}}, %[[TC127]] : index
-// CHECK: %[[TRROOM:.+]] = arith.subi %{{.+}}, %{{.+}} : index
-// CHECK: %[[TC1:.+]] = arith.constant 1 : index
+// CHECK-NEXT: %[[TNEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT: %[[TC1:.+]] = arith.constant 1 : index
 // CHECK-NEXT: %[[K0:.+]] = arith.cmpi sge, %[[KROOM]], %[[TC1]] : index
-// CHECK-NEXT: %[[TC0:.+]] = arith.constant 0 : index
-// CHECK-NEXT: %[[TL0:.+]] = arith.cmpi sge, %[[TLROOM]], %[[TC0]] : index
-// CHECK-NEXT: %[[KL0:.+]] = arith.andi %[[K0]], %[[TL0]] : i1
-// CHECK-NEXT: %[[TC0B:.+]] = arith.constant 0 : index
-// CHECK-NEXT: %[[TR0:.+]] = arith.cmpi sge, %[[TRROOM]], %[[TC0B]] : index
-// CHECK-NEXT: %[[TV0:.+]] = arith.andi %[[KL0]], %[[TR0]] : i1
-// CHECK-NEXT: arith.select %[[TV0]], %{{.+}}, %cst{{.*}} : f32
+// CHECK-NEXT: %[[TW0:.+]] = arith.constant 127 : index
+// CHECK-NEXT: %[[TB0:.+]] = arith.cmpi ule, %[[TLROOM]], %[[TW0]] : index
+// CHECK-NEXT: %[[TV0:.+]] = arith.andi %[[K0]], %[[TB0]] : i1
+// CHECK-NEXT: arith.select %[[TV0]], %{{.+}}, %[[TNEGINF]] : f32
 // CHECK-NEXT: %[[TC2:.+]] = arith.constant 2 : index
 // CHECK-NEXT: arith.cmpi sge, %[[KROOM]], %[[TC2]] : index
 // CHECK: } {sdpa.key_tail, sdpa.masked}
