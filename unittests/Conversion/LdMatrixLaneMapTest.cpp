@@ -61,7 +61,8 @@ std::pair<int64_t, int64_t> expectedLaneOffset(LdMatrixShape shape,
 TEST(LdMatrixLaneMap, EveryShapeAddressesItsBlocksLaneByLane) {
   MLIRContext ctx;
   const LdMatrixShape shapes[] = {
-      LdMatrixShape::a(), LdMatrixShape::b(), LdMatrixShape::bPair(),
+      LdMatrixShape::a(),           LdMatrixShape::b(),
+      LdMatrixShape::bPair(),       LdMatrixShape::bPairAlongN(),
       LdMatrixShape::bTransposed(), LdMatrixShape::bTransposedPair()};
   for (LdMatrixShape shape : shapes) {
     // The block is 8 rowGroups x 8 numTiles / rowGroups elements.
