@@ -10,14 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FoldConstants.h"
 #include "SdpaDialect/Conversion/BandCellTest.h"
-
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "gtest/gtest.h"
 
 #include <optional>
 #include <string>
@@ -38,32 +32,24 @@ constexpr int64_t kOffsets = 12; // cells (query + i, key + j), i, j < 12
 std::vector<bool> foldCells(MLIRContext &ctx, const Band &band,
                             const ThreadPlace &place, bool withSeqKv,
                             bool narrow) {
-  ctx.loadDialect<arith::ArithDialect, func::FuncDialect>();
-  Location loc = UnknownLoc::get(&ctx);
-  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
-  ImplicitLocOpBuilder b(loc, &ctx);
-  b.setInsertionPointToEnd(module->getBody());
-  auto func = func::FuncOp::create(b, "cells", b.getFunctionType({}, {}));
-  b.setInsertionPointToStart(func.addEntryBlock());
-  KernelArith arith(b);
-  Value delta = arith.idx(band.diagonalOffset(place.seqQ, place.seqKv));
-  BandCellTest test(arith, band, arith.idx(place.query), arith.idx(place.key),
-                    delta, withSeqKv ? arith.idx(place.seqKv) : Value(),
-                    narrow);
-  SmallVector<Value> cells;
-  for (int64_t i = 0; i < kOffsets; ++i)
-    for (int64_t j = 0; j < kOffsets; ++j)
-      cells.push_back(test.visible(i, j));
-  auto ret = func::ReturnOp::create(b, cells);
-  func.setType(b.getFunctionType({}, ret.getOperandTypes()));
-  EXPECT_TRUE(succeeded(applyPatternsGreedily(func, RewritePatternSet(&ctx))));
-  std::vector<bool> folded;
-  for (Value v : ret.getOperands()) {
-    APInt bit;
-    EXPECT_TRUE(matchPattern(v, m_ConstantInt(&bit))) << "a cell did not fold";
-    folded.push_back(!bit.isZero());
-  }
-  return folded;
+  SmallVector<APInt> folded =
+      unittest::foldToConstants(ctx, [&](ImplicitLocOpBuilder &b) {
+        KernelArith arith(b);
+        Value delta = arith.idx(band.diagonalOffset(place.seqQ, place.seqKv));
+        BandCellTest test(arith, band, arith.idx(place.query),
+                          arith.idx(place.key), delta,
+                          withSeqKv ? arith.idx(place.seqKv) : Value(),
+                          narrow);
+        SmallVector<Value> cells;
+        for (int64_t i = 0; i < kOffsets; ++i)
+          for (int64_t j = 0; j < kOffsets; ++j)
+            cells.push_back(test.visible(i, j));
+        return cells;
+      });
+  std::vector<bool> visible;
+  for (const APInt &bit : folded)
+    visible.push_back(!bit.isZero());
+  return visible;
 }
 
 std::string describe(const Band &band, const ThreadPlace &p, bool narrow) {

@@ -10,14 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FoldConstants.h"
 #include "SdpaDialect/Conversion/LdMatrix.h"
-
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Matchers.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "gtest/gtest.h"
 
 using namespace mlir;
 using namespace mlir::sdpa;
@@ -28,23 +22,15 @@ namespace {
 /// the map has none).
 std::pair<int64_t, int64_t> foldLaneOffset(MLIRContext &ctx,
                                            LdMatrixShape shape, int64_t lane) {
-  ctx.loadDialect<arith::ArithDialect, func::FuncDialect>();
-  Location loc = UnknownLoc::get(&ctx);
-  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
-  ImplicitLocOpBuilder b(loc, &ctx);
-  b.setInsertionPointToEnd(module->getBody());
-  auto func = func::FuncOp::create(b, "lanes", b.getFunctionType({}, {}));
-  b.setInsertionPointToStart(func.addEntryBlock());
-  Value laneValue = arith::ConstantIndexOp::create(b, lane);
-  LdMatrixLaneOffset offset = emitLdMatrixLaneOffset(b, shape, laneValue);
-  Value col = offset.col ? offset.col : arith::ConstantIndexOp::create(b, 0);
-  auto ret = func::ReturnOp::create(b, ValueRange{offset.row, col});
-  func.setType(b.getFunctionType({}, ret.getOperandTypes()));
-  EXPECT_TRUE(succeeded(applyPatternsGreedily(func, RewritePatternSet(&ctx))));
-  APInt row, column;
-  EXPECT_TRUE(matchPattern(ret.getOperand(0), m_ConstantInt(&row)));
-  EXPECT_TRUE(matchPattern(ret.getOperand(1), m_ConstantInt(&column)));
-  return {row.getSExtValue(), column.getSExtValue()};
+  SmallVector<APInt> folded =
+      unittest::foldToConstants(ctx, [&](ImplicitLocOpBuilder &b) {
+        Value laneValue = arith::ConstantIndexOp::create(b, lane);
+        LdMatrixLaneOffset offset = emitLdMatrixLaneOffset(b, shape, laneValue);
+        Value col =
+            offset.col ? offset.col : arith::ConstantIndexOp::create(b, 0);
+        return SmallVector<Value>{offset.row, col};
+      });
+  return {folded[0].getSExtValue(), folded[1].getSExtValue()};
 }
 
 /// What ldmatrix and the operand layout ask of `lane`: row r of matrix m,
