@@ -144,7 +144,7 @@ for s in $STEPS; do
     pairs=""
     for a in bwd_bf16_d160_win127_br_det bwd_f16_d192_causal_nd bwd_bf16_d224_win127_nd \
              bwd_f16_d240_full_det bwd_bf16_d256_win4095_softcap50_nd; do
-      pairs="$pairs${pairs:+,}$a,${a}_split"
+      pairs="$pairs${pairs:+,}${a}_passes,$a"
     done
     step splitab 300 bash -c "python3 bench/time_kernels.py --artifacts $ARTIFACTS $pairs \
       --sizes 8192 --heads 8 --iters 10 > $OUT/split_ab.txt" ;;

@@ -1,7 +1,7 @@
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate split-visits=true" | FileCheck %s
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" | FileCheck %s --check-prefix=PASSES
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" | FileCheck %s
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate split-visits=false" | FileCheck %s --check-prefix=PASSES
 
-/// With split-visits, d = 160 splits each visit (mma width 160 > 128,
+/// By default (split-visits), d = 160 splits each visit (mma width 160 > 128,
 /// BackwardKernelSpec::columnGroups): two column groups of 10 8-column
 /// blocks, so two warps per 16 keys, 8 warps (256 threads) at tile_kv 64;
 /// warp w takes key block w mod 4 and group w / 4. A split visit keeps one

@@ -1,6 +1,6 @@
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" -split-input-file | FileCheck %s
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 host-program=false dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=TAG
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ORDER
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate split-visits=false" -split-input-file | FileCheck %s
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 host-program=false dq-mode=accumulate split-visits=false" -split-input-file | FileCheck %s --check-prefix=TAG
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate split-visits=false" -split-input-file | FileCheck %s --check-prefix=ORDER
 
 /// bwd_main forms S^T = K Q^T over head_dim outermost (one column pass at
 /// d 64): in the query loop the warp's K A-fragment of k16 block 0 (x4, from
@@ -360,7 +360,9 @@ func.func @atomic(%q: tensor<2x?x4x64xf16>, %k: tensor<2x?x2x64xf16>, %lse: tens
 
 // -----
 
-/// d = 160 walks its query tiles in column passes: mma width 160 > 128, 20
+/// With split-visits=false (the RUN lines; the default splits visits,
+/// convert-sdpa-grad-to-gpu-split-visits.mlir) d = 160 walks its query
+/// tiles in column passes: mma width 160 > 128, 20
 /// blocks of 8 columns in ceil(160 / 48) = 4 passes of 5 blocks (5 dK and 5
 /// dV accumulators each). With column passes bwd_main keeps one query stage
 /// (SdpaGradToGPU.h: a second one cost the d 256 backward 48%), although two

@@ -11,7 +11,7 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     For every `sdpa.attention_grad` (layouts `bhsd`, `bshd` and `thd`,
     static or dynamic lengths, GQA, f16 or bf16, head_dim a multiple of 8
     up to 256, the schema's table, computed at its mma width: rounded up to
-    16, 224 and 240 at 256 but with `split-visits`; dense per-batch
+    16, and 224 and 240 at 256 with `split-visits=false`; dense per-batch
     `seqlens` are refused) emits a
     `gpu.module @sdpa_bwd_<i>` with three kernels, launched in this order:
 
@@ -20,7 +20,7 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
       the rows of `dq_accum` and, with `deterministic`, the relay counter
       `relay_counters[b, h, t]` (the runtime needs no memset);
     * `sdpa_bwd_main`, grid `(ceil(Skv / Tk), Hkv, B)`, `Tk / 16` warps
-      (`Tk / 8` for split visits, below):
+      (`Tk / 8` where visits are split, above mma width 128, below):
       key tile `u = blockIdx.x` walks, for each query head of its kv head in
       ascending order, exactly the query tiles `[q_begin(u), q_end(u))`
       in descending order (`affine.max`/`affine.min` of the schedule's maps):
@@ -34,15 +34,15 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
       outside the band and for LSE = -inf), `dS = P * (dP - delta)`,
       accumulates `dV += P^T dO` and `dK += dS^T Q` in registers
       (m16n8k16, f32: `nvgpu.mma.sync` for f16, `nvvm.mma.sync` for bf16)
-      (up to `D = 128` every column; above, in `P = ceil(D / 48)` column
-      passes over the query tiles, pass `p` accumulating columns
-      `[p * W, (p + 1) * W)` of dK and dV, `W = 8 * ceil(D / (8 * P))`,
-      with P and dS recomputed over all of `D` each pass; or, with
-      `split-visits`, in one walk whose visits are split: the two warps of
-      a key block each form S, dP, P and dS of its keys against half of the
-      query tile over all of `D`, store `P^T` and `dS^T` to shared memory
-      and, after a barrier, each accumulates its half of the columns of dK
-      and dV from them)
+      (up to `D = 128` every column; above, in one walk whose visits are
+      split: the two warps of a key block each form S, dP, P and dS of its
+      keys against half of the query tile over all of `D`, store `P^T` and
+      `dS^T` to shared memory and, after a barrier, each accumulates its
+      half of the columns of dK and dV from them; or, with
+      `split-visits=false`, in `P = ceil(D / 48)` column passes over the
+      query tiles, pass `p` accumulating columns `[p * W, (p + 1) * W)` of
+      dK and dV, `W = 8 * ceil(D / (8 * P))`, with P and dS recomputed over
+      all of `D` each pass: 1.1x (d 160) to 2.6x (d 256) slower on an H200)
       and, in the last pass, adds `scale * dS K` into the f32
       `dq_accum` with relaxed atomics. dK (times scale) and dV are stored
       once; a key tile with an empty range stores zeros. Edge visits mask P
@@ -130,10 +130,10 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
            "lib/Analysis/KernelDefaults.cpp), accumulate (bwd_main adds "
            "partials into dq_accum) or recompute (bwd_dq)",
            [{::mlir::sdpa::getDqModeOptionValues()}]>,
-    Option<"splitVisits", "split-visits", "bool", /*default=*/"false",
+    Option<"splitVisits", "split-visits", "bool", /*default=*/"true",
            "Above mma width 128, split each visit of bwd_main between two "
            "warps per 16 keys (one per half of the dK/dV columns; tile-kv "
-           "at most 64) instead of walking column passes">,
+           "at most 64); false: walk column passes (1.1-2.6x slower, H200)">,
     Option<"hostProgram", "host-program", "bool", /*default=*/"true",
            "Replace each op by its host program (false: keep the op, tagged "
            "sdpa.kernel = @module, for sdpa-export-ffi-calls)">,

@@ -30,8 +30,8 @@ struct BackwardKernelOptions {
   /// default rule (resolveDqMode).
   std::optional<sdpa_schema::DqMode> dqMode;
   /// Above mma width 128, split each visit between two warps per 16 keys
-  /// instead of walking column passes (BackwardKernelSpec::columnGroups).
-  bool splitVisits = false;
+  /// (BackwardKernelSpec::columnGroups); false: walk column passes.
+  bool splitVisits = true;
 };
 
 /// Everything the backward kernels are specialized for. Sequence lengths

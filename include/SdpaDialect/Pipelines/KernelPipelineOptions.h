@@ -100,8 +100,8 @@ struct BackwardPipelineOptions
   Option<bool> splitVisits{
       *this, "split-visits",
       llvm::cl::desc("Above mma width 128, split each visit between two "
-                     "warps per 16 keys instead of column passes"),
-      llvm::cl::init(false)};
+                     "warps per 16 keys; false: column passes"),
+      llvm::cl::init(true)};
 };
 
 /// sdpa-pipeline: `tile-q`, `tile-kv`, `warps`, `stages` are the forward's
