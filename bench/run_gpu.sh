@@ -19,7 +19,8 @@
 # backward's column passes against split visits at d 160 ... 256, 8 heads,
 # S 8192; writes split_ab.txt; not in the default STEPS), ab
 # (time_kernels.py --baseline: $AB_KERNELS, default the gpt-oss backward,
-# from $ARTIFACTS against $AB_BASELINE, default .artifacts/baseline, three
+# from $AB_ARTIFACTS (default $ARTIFACTS) against $AB_BASELINE (one folder
+# or several, comma-separated), default .artifacts/baseline, three
 # rounds alternating at $AB_SIZES, default 16384, 16 heads; writes ab.txt;
 # not in the default STEPS), training
 # (check_training.py: one SGD step of a small attention layer through the
@@ -150,7 +151,7 @@ for s in $STEPS; do
       --sizes 8192 --heads 8 --iters 10 > $OUT/split_ab.txt" ;;
   ab)
     # $ARTIFACTS against the same names in $AB_BASELINE, alternating.
-    step ab 300 bash -c "python3 bench/time_kernels.py --artifacts $ARTIFACTS \
+    step ab 300 bash -c "python3 bench/time_kernels.py --artifacts ${AB_ARTIFACTS:-$ARTIFACTS} \
       --baseline ${AB_BASELINE:-.artifacts/baseline} ${AB_KERNELS:-bwd_bf16_d64_win127_nd} \
       --sizes ${AB_SIZES:-16384} --heads 16 --iters 20 --rounds 3 > $OUT/ab.txt" ;;
   training)

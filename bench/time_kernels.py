@@ -12,9 +12,10 @@ kernels alone on an H200). No correctness check: that is
 check_forward.py / check_backward.py. The full comparison with the anchors
 is benchmark.py.
 
-With --baseline DIR, each name is timed from both folders, alternating,
---rounds times, and a row gives every round's time of each (an A/B of a
-change: the spread between rounds is the noise the difference must pass).
+With --baseline DIR[,DIR...], each name is timed from every baseline folder
+and --artifacts, alternating, --rounds times, and a row gives every round's
+time of each (an A/B of a change: the spread between rounds is the noise
+the difference must pass).
 
 usage: time_kernels.py --artifacts DIR NAME[,NAME...] [--sizes 2048,8192,32768]
                        [--baseline DIR [--rounds 3]]
@@ -83,22 +84,22 @@ def main():
 
 
 def compare(args):
-    """Rounds of (baseline, artifacts) times per name and size."""
-    print(f"baseline {args.baseline}, against {args.artifacts}; ms per round")
-    print("| artifact | S | baseline | this | this / baseline (medians) |")
-    print("|---|---|---|---|---|")
+    """Rounds of (baselines..., artifacts) times per name and size."""
+    dirs = args.baseline.split(",") + [args.artifacts]
+    print(f"sides: {', '.join(dirs)} (the last is this); ms per round")
+    head = " | ".join(f"side {i}" for i in range(len(dirs)))
+    print(f"| artifact | S | {head} | this / side 0 (medians) |")
+    print("|---|---|" + "---|" * len(dirs) + "---|")
     for name in args.names.split(","):
-        arts = [sdpa_runtime.Artifact(os.path.join(d, name + ".manifest"))
-                for d in (args.baseline, args.artifacts)]
+        arts = [sdpa_runtime.Artifact(os.path.join(d, name + ".manifest")) for d in dirs]
         for s in (int(x) for x in args.sizes.split(",")):
-            times = ([], [])
+            times = [[] for _ in dirs]
             for _ in range(args.rounds):
                 for side, art in enumerate(arts):
                     times[side].append(time_artifact(art, s, args.heads, args.iters))
             med = [sorted(t)[len(t) // 2] for t in times]
-            cells = [" ".join(f"{x:.3f}" for x in t) for t in times]
-            print(f"| {name} | {s} | {cells[0]} | {cells[1]} | {med[1] / med[0]:.3f} |",
-                  flush=True)
+            cells = " | ".join(" ".join(f"{x:.3f}" for x in t) for t in times)
+            print(f"| {name} | {s} | {cells} | {med[-1] / med[0]:.3f} |", flush=True)
     return 0
 
 
