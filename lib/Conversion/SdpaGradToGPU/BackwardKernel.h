@@ -140,16 +140,14 @@ protected:
   void forEachB(Value smem, function_ref<Value(int64_t)> row0, Value col0,
                 Value stage, int64_t count,
                 function_ref<void(int64_t, Value)> use);
-  /// The transposed B fragments of n blocks j = 0 .. count - 1 of each of
-  /// `smems`, k = 16 rows from `row0` and n = 8 columns from col0(j)
-  /// (col0(j + 1) = col0(j) + 8), two per ldmatrix x4 .trans
-  /// (bTransposedPair) unless `paired` is false (one x2 each), handed to
-  /// `use(j, source, fragment)` block by block, the sources of a block in
-  /// their order (the products of two sources interleave).
-  void forEachBTransposed(ValueRange smems, Value row0,
+  /// The transposed B fragments of n blocks j = 0 .. count - 1, k = 16 rows
+  /// from `row0` and n = 8 columns from col0(j) (col0(j + 1) = col0(j) + 8),
+  /// two per ldmatrix x4 .trans (bTransposedPair) unless `paired` is false
+  /// (one x2 each), as forEachB.
+  void forEachBTransposed(Value smem, Value row0,
                           function_ref<Value(int64_t)> col0, Value stage,
                           int64_t count,
-                          function_ref<void(int64_t, size_t, Value)> use,
+                          function_ref<void(int64_t, Value)> use,
                           bool paired = true);
   /// One m16n8k16 product with f32 accumulation.
   Value mma(Value a, Value bFrag, Value c);

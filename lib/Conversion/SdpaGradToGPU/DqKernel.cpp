@@ -270,9 +270,8 @@ private:
           a.push_back(accumulatorsToA(dS[mt][2 * kq], dS[mt][2 * kq + 1]));
         Value row0 = idx(key0 + kq * sm80::kMmaK);
         forEachBTransposed(
-            {kSmem}, row0, [&](int64_t dn) { return idx(dn * sm80::kMmaN); },
-            stage, dQ.front().size(),
-            [&](int64_t dn, size_t, Value bFrag) {
+            kSmem, row0, [&](int64_t dn) { return idx(dn * sm80::kMmaN); },
+            stage, dQ.front().size(), [&](int64_t dn, Value bFrag) {
               for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
                 dQ[mt][dn] = mma(a[mt], bFrag, dQ[mt][dn]);
             },

@@ -192,26 +192,20 @@ void KernelBuilderBase::forEachB(Value smem, function_ref<Value(int64_t)> row0,
 }
 
 void KernelBuilderBase::forEachBTransposed(
-    ValueRange smems, Value row0, function_ref<Value(int64_t)> col0,
-    Value stage, int64_t count,
-    function_ref<void(int64_t, size_t, Value)> use, bool paired) {
+    Value smem, Value row0, function_ref<Value(int64_t)> col0, Value stage,
+    int64_t count, function_ref<void(int64_t, Value)> use, bool paired) {
   LdMatrixShape pair = LdMatrixShape::bTransposedPair();
   for (int64_t j = 0; j < count; j += paired ? 2 : 1) {
     if (!paired || j + 1 == count) {
-      for (auto [source, smem] : llvm::enumerate(smems))
-        use(j, source, loadBTransposed(smem, row0, col0(j), stage));
+      use(j, loadBTransposed(smem, row0, col0(j), stage));
       continue;
     }
-    SmallVector<std::pair<Value, Value>> frags;
-    for (Value smem : smems)
-      frags.push_back(splitLdMatrixPair(
-          b, pair,
-          createLdMatrix(b, pair, smem, stageIndices(stage), row0, col0(j),
-                         lane())));
-    for (auto [source, frag] : llvm::enumerate(frags))
-      use(j, source, frag.first);
-    for (auto [source, frag] : llvm::enumerate(frags))
-      use(j + 1, source, frag.second);
+    auto [first, second] = splitLdMatrixPair(
+        b, pair,
+        createLdMatrix(b, pair, smem, stageIndices(stage), row0, col0(j),
+                       lane()));
+    use(j, first);
+    use(j + 1, second);
   }
 }
 

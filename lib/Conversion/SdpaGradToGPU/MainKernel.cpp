@@ -358,11 +358,13 @@ void MainKernelBuilder::emitGroupGradients(Value stage,
     Value aP = loadA(pTSmem, keyRow0, query0);
     Value aS = loadA(dsTSmem, keyRow0, query0);
     auto col0 = [&](int64_t dn) { return columnBlock0(dn); };
-    forEachBTransposed({doSmem, qSmem}, query0, col0, stage,
-                       spec.passBlocks(),
-                       [&](int64_t dn, size_t source, Value bFrag) {
-                         Value &c = source == 0 ? acc.dV[dn] : acc.dK[dn];
-                         c = mma(source == 0 ? aP : aS, bFrag, c);
+    forEachBTransposed(doSmem, query0, col0, stage, spec.passBlocks(),
+                       [&](int64_t dn, Value bFrag) {
+                         acc.dV[dn] = mma(aP, bFrag, acc.dV[dn]);
+                       });
+    forEachBTransposed(qSmem, query0, col0, stage, spec.passBlocks(),
+                       [&](int64_t dn, Value bFrag) {
+                         acc.dK[dn] = mma(aS, bFrag, acc.dK[dn]);
                        });
   }
 }
@@ -443,10 +445,13 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
       Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
       Value row0 = idx(kq * sm80::kMmaK);
       auto col0 = [&](int64_t j) { return columnBlock0(dnBegin + j); };
-      forEachBTransposed({doSmem, qSmem}, row0, col0, stage, dnEnd - dnBegin,
-                         [&](int64_t j, size_t source, Value bFrag) {
-                           Value &c = source == 0 ? acc.dV[j] : acc.dK[j];
-                           c = mma(source == 0 ? aP : aS, bFrag, c);
+      forEachBTransposed(doSmem, row0, col0, stage, dnEnd - dnBegin,
+                         [&](int64_t j, Value bFrag) {
+                           acc.dV[j] = mma(aP, bFrag, acc.dV[j]);
+                         });
+      forEachBTransposed(qSmem, row0, col0, stage, dnEnd - dnBegin,
+                         [&](int64_t j, Value bFrag) {
+                           acc.dK[j] = mma(aS, bFrag, acc.dK[j]);
                          });
     }
   }
