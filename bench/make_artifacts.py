@@ -57,7 +57,6 @@ class Config:
     sinks: bool = False  # one f32 sink logit per query head (docs/Semantics.md §7)
     warps: Optional[int] = None  # forward only; None: the pipeline's default
     dq_mode: Optional[str] = None  # backward only: accumulate | recompute; None: the default
-    column_passes: bool = False  # backward above mma width 128: column passes (split-visits=false)
 
 
 F, B = "forward", "backward"
@@ -119,13 +118,11 @@ CONFIGS = {
     "bwd_bf16_d64_win127_sinks_nd": Config(B, "bf16", 64, 127, 0, sinks=True),
     "bwd_bf16_d64_win127_sinks_det": Config(B, "bf16", 64, 127, 0, deterministic=True,
                                             sinks=True),
-    # Backward at the new head dims: d 80 and 96 in one pass; above mma width
-    # 128 with split visits (two warps a key block,
+    # Backward at the new head dims: d 80 and 96 with one warp per 16 keys;
+    # above mma width 128 with split visits (two warps a key block,
     # BackwardKernelSpec::columnGroups: Gemma 2's d 256 with its cap and
-    # window, 160, 192, 224 and 240 at their own width), also packed with
-    # sinks and a symmetric band; `_passes`, the same with column passes of
-    # dK and dV (split-visits=false; 224 and 240 computed at 256), for the
-    # A/B (run_gpu.sh step splitab).
+    # window, 160, 192, 224 and 240), also packed with sinks and a symmetric
+    # band.
     "bwd_f16_d80_win127_det": Config(B, "f16", 80, 127, 0, deterministic=True),
     "bwd_bf16_d96_causal_nd": Config(B, "bf16", 96, None, 0),
     "bwd_bf16_d160_win127_br_det": Config(B, "bf16", 160, 127, 0, "bottom_right",
@@ -133,20 +130,6 @@ CONFIGS = {
     "bwd_f16_d192_causal_nd": Config(B, "f16", 192, None, 0),
     "bwd_f16_d160_sym_thd_sinks_det": Config(B, "f16", 160, 40, 40, thd=True,
                                              deterministic=True, sinks=True),
-    "bwd_f16_d160_sym_thd_sinks_det_passes": Config(B, "f16", 160, 40, 40, thd=True,
-                                                    deterministic=True, sinks=True,
-                                                    column_passes=True),
-    "bwd_bf16_d160_win127_br_det_passes": Config(B, "bf16", 160, 127, 0, "bottom_right",
-                                                 deterministic=True, column_passes=True),
-    "bwd_f16_d192_causal_nd_passes": Config(B, "f16", 192, None, 0, column_passes=True),
-    "bwd_bf16_d224_win127_nd_passes": Config(B, "bf16", 224, 127, 0, column_passes=True),
-    "bwd_f16_d240_full_det_passes": Config(B, "f16", 240, None, None, deterministic=True,
-                                           column_passes=True),
-    "bwd_bf16_d256_win4095_softcap50_det_passes": Config(B, "bf16", 256, 4095, 0,
-                                                         softcap=50.0, deterministic=True,
-                                                         column_passes=True),
-    "bwd_bf16_d256_win4095_softcap50_nd_passes": Config(B, "bf16", 256, 4095, 0,
-                                                        softcap=50.0, column_passes=True),
     "bwd_bf16_d256_win4095_softcap50_det": Config(B, "bf16", 256, 4095, 0,
                                                   softcap=50.0, deterministic=True),
     # The benchmark's Gemma-2-like rows: its forward at tile-kv 16 (at 32
@@ -277,8 +260,6 @@ def pipeline(name, c, out):
         opts.append(f"warps={c.warps}")
     if c.dq_mode:
         opts.append(f"dq-mode={c.dq_mode}")
-    if c.column_passes:
-        opts.append("split-visits=false")
     kind = "forward" if c.direction == F else "backward"
     return f"--sdpa-{kind}-pipeline={' '.join(opts)}"
 

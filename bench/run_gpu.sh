@@ -15,9 +15,7 @@
 # (runtime/check's sdpa-kernel-check --longer on $ARTIFACTS: the harness CI
 # runs on the PTX emulator, here on the GPU's driver; writes
 # kernel_check.txt; its processes stop after KERNELCHECK_BUDGET seconds,
-# default 240; not in the default STEPS), splitab (time_kernels.py: the
-# backward's column passes against split visits at d 160 ... 256, 8 heads,
-# S 8192; writes split_ab.txt; not in the default STEPS), ab
+# default 240; not in the default STEPS), ab
 # (time_kernels.py --baseline: $AB_KERNELS, default the gpt-oss backward,
 # from $AB_ARTIFACTS (default $ARTIFACTS) against $AB_BASELINE (one folder
 # or several, comma-separated), default .artifacts/baseline, three
@@ -141,14 +139,6 @@ for s in $STEPS; do
     step kernelcheck 300 bash -c "mkdir -p /tmp/kc && ls $ARTIFACTS/*.manifest | timeout ${KERNELCHECK_BUDGET:-240} \
       xargs -P 12 -I{} sh -c '$BUILD/check/sdpa-kernel-check --longer {} \
         > /tmp/kc/\$(basename {}).txt 2>&1'; rc=\$?; cat /tmp/kc/*.txt > $OUT/kernel_check.txt; exit \$rc" ;;
-  splitab)
-    pairs=""
-    for a in bwd_bf16_d160_win127_br_det bwd_f16_d192_causal_nd bwd_bf16_d224_win127_nd \
-             bwd_f16_d240_full_det bwd_bf16_d256_win4095_softcap50_nd; do
-      pairs="$pairs${pairs:+,}${a}_passes,$a"
-    done
-    step splitab 300 bash -c "python3 bench/time_kernels.py --artifacts $ARTIFACTS $pairs \
-      --sizes 8192 --heads 8 --iters 10 > $OUT/split_ab.txt" ;;
   ab)
     # $ARTIFACTS against the same names in $AB_BASELINE, alternating.
     step ab 300 bash -c "python3 bench/time_kernels.py --artifacts ${AB_ARTIFACTS:-$ARTIFACTS} \

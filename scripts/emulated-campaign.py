@@ -3,7 +3,7 @@
 
 Draws --count configurations of bench/make_artifacts.py's Config (direction,
 element type, head dim, band edges and alignment, THD, sinks, softcap, dQ
-mode, deterministic, split visits or column passes, tiles and warps) from --seed, compiles
+mode, deterministic, tiles and warps) from --seed, compiles
 each with sdpa-opt (a configuration the lowering refuses is counted, with
 its diagnostic, and skipped) and runs it with sdpa-kernel-check on the
 emulator's libcuda.so.1 (emulator/) against the float64 reference, one
@@ -51,8 +51,7 @@ def draw(rng):
         deterministic=backward and rng.random() < 0.5, tile_q=tile_q, tile_kv=tile_kv,
         softcap=rng.choice([None, None, 2.0, 50.0]), sinks=rng.random() < 0.25,
         warps=warps,
-        dq_mode=rng.choice([None, "recompute"]) if backward else None,
-        column_passes=backward and head_dim > 128 and rng.random() < 0.5)
+        dq_mode=rng.choice([None, "recompute"]) if backward else None)
 
 
 def check(kernel_check, driver_dir, manifest):

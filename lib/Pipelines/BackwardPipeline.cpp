@@ -24,7 +24,6 @@ LogicalResult mlir::sdpa::buildBackwardPipeline(
   lowering.tileQ = options.tileQ;
   lowering.tileKv = options.tileKv;
   lowering.dqMode = options.dqMode;
-  lowering.splitVisits = options.splitVisits;
   buildLoweringPipeline(pm, options.tileQ, options.tileKv,
                         createConvertSdpaGradToGPU(lowering),
                         options.getTargetOptions());

@@ -1,6 +1,6 @@
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=32 tile-kv=128 split-visits=true" -verify-diagnostics -split-input-file
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=32 tile-kv=128" -verify-diagnostics -split-input-file
 
-/// With split visits, above mma width 128 bwd_main has two warps per 16 keys
+/// Above mma width 128 bwd_main has two warps per 16 keys
 /// (BackwardKernelSpec::columnGroups): 128 keys would take 16 warps, whose
 /// registers no SM holds, so tile-kv is at most 64 there.
 func.func @two_warps_a_key_block(%q: tensor<1x1x?x160xf16>, %lse: tensor<1x1x?xf32>) -> tensor<1x1x?x160xf16> {

@@ -1,6 +1,6 @@
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate split-visits=false" -split-input-file | FileCheck %s
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 host-program=false dq-mode=accumulate split-visits=false" -split-input-file | FileCheck %s --check-prefix=TAG
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate split-visits=false" -split-input-file | FileCheck %s --check-prefix=ORDER
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" -split-input-file | FileCheck %s
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 host-program=false dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=TAG
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ORDER
 
 /// bwd_main forms S^T = K Q^T over head_dim outermost (one column pass at
 /// d 64): in the query loop the warp's K A-fragment of k16 block 0 (x4, from
@@ -358,55 +358,3 @@ func.func @atomic(%q: tensor<2x?x4x64xf16>, %k: tensor<2x?x2x64xf16>, %lse: tens
   return %dq : tensor<2x?x4x64xf16>
 }
 
-// -----
-
-/// With split-visits=false (the RUN lines; the default splits visits,
-/// convert-sdpa-grad-to-gpu-split-visits.mlir) d = 160 walks its query
-/// tiles in column passes: mma width 160 > 128, 20
-/// blocks of 8 columns in ceil(160 / 48) = 4 passes of 5 blocks (5 dK and 5
-/// dV accumulators each). With column passes bwd_main keeps one query stage
-/// (SdpaGradToGPU.h: a second one cost the d 256 backward 48%), although two
-/// would fit here. By hand, rows of 160 + 8 = 168 halves, a 64-row tile
-/// 64 * 168 * 2 = 21504 bytes, dS 64 * (64 + 8) * 2 = 9216:
-///   2 stages: 2 * 21504 + 2 * 2 * 21504 + 9216 + 2 * 2 * 64 * 4 = 139264
-///             (<= 166912),
-///   1 stage:  2 * 21504 + 2 * 21504 + 9216 + 2 * 64 * 4 = 95744,
-/// K at 0, V at 21504, Q [1][64][168] at 43008, dO [1] at 64512, dS at
-/// 86016, LSE [1][64] at 95232, Delta at 95488.
-// CHECK: head_dim 160
-// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 95744\0A
-// CHECK-LABEL: gpu.func @sdpa_bwd_main
-// CHECK: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<64x168xf16, #gpu.address_space<workgroup>>
-// CHECK: memref.view %{{.*}}[%c21504{{(_[0-9]+)?}}][] : {{.*}} to memref<64x168xf16, #gpu.address_space<workgroup>>
-// CHECK: %[[QS:.*]] = memref.view %{{.*}}[%c43008{{(_[0-9]+)?}}][] : {{.*}} to memref<1x64x168xf16, #gpu.address_space<workgroup>>
-// CHECK: memref.view %{{.*}}[%c64512{{(_[0-9]+)?}}][] : {{.*}} to memref<1x64x168xf16, #gpu.address_space<workgroup>>
-// CHECK: memref.view %{{.*}}[%c86016{{(_[0-9]+)?}}][] : {{.*}} to memref<64x72xf16, #gpu.address_space<workgroup>>
-// CHECK: memref.view %{{.*}}[%c95232{{(_[0-9]+)?}}][] : {{.*}} to memref<1x64xf32, #gpu.address_space<workgroup>>
-// CHECK: memref.view %{{.*}}[%c95488{{(_[0-9]+)?}}][] : {{.*}} to memref<1x64xf32, #gpu.address_space<workgroup>>
-/// Each pass walks every visit again, no fetch before its loop: a visit
-/// fetches its own Q and dO (stage n mod 1 = 0) after a barrier and waits
-/// for them before computing.
-// CHECK-NOT: arith.cmpi ugt
-// CHECK-NOT: nvgpu.device_async_copy %arg0
-// CHECK: %{{.*}}:10 = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
-// CHECK: %[[STAGE:.*]] = arith.remui %[[N]], %c1{{(_[0-9]+)?}} : index
-// CHECK-NOT: nvgpu.device_async_copy
-// CHECK: gpu.barrier
-// CHECK-NOT: nvgpu.mma.sync
-// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[STAGE]], %{{.*}}, %{{.*}}]
-// CHECK-NOT: nvgpu.mma.sync
-// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
-// CHECK-NEXT: gpu.barrier
-// CHECK: nvgpu.mma.sync
-// CHECK: } {sdpa.q_loop}
-// CHECK-COUNT-3: %{{.*}}:10 = scf.for
-// CHECK-NOT: scf.for
-// CHECK: } {sdpa.q_loop}
-// CHECK-NOT: scf.for
-// CHECK-LABEL: gpu.func @sdpa_bwd_dq_convert
-func.func @column_passes(%q: tensor<1x2x?x160xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x160xf16> {
-  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
-      : tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>, tensor<1x2x?xf32>
-      -> tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>, tensor<1x2x?x160xf16>
-  return %dq : tensor<1x2x?x160xf16>
-}

@@ -11,9 +11,8 @@
 /// 64 x 64 d = 96 spills 28 bytes, which is why the rule stops at 80): every kernel
 /// assembles for sm_80 with no spills or local memory, one ptxas run per
 /// head dim. Up to d = 128 the main kernel holds dK and dV of every column;
-/// d = 160, 192 and 256 take 4, 4 and 6 column passes of at most 48
-/// columns (BackwardKernelSpec::columnPasses; measured, ptxas 13.0: 243,
-/// 253 and 216 registers).
+/// d = 160, 192 and 256 split each visit between two warps per 16 keys
+/// (BackwardKernelSpec::columnGroups; backward-split-visits-ptxas.mlir).
 
 // CHECK: head_dim 32
 // CHECK: Compiling entry function 'sdpa_bwd_main' for 'sm_80'

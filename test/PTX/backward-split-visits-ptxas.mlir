@@ -1,6 +1,6 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %sdpa_opt %s --sdpa-backward-pipeline="split-visits=true artifact-dir=%t" -o /dev/null
+// RUN: %sdpa_opt %s --sdpa-backward-pipeline="artifact-dir=%t" -o /dev/null
 // RUN: for f in %t/sdpa_bwd_0 %t/sdpa_bwd_1 %t/sdpa_bwd_2 %t/sdpa_bwd_3 %t/sdpa_bwd_4; do grep -h '^head_dim\|^block' $f.manifest; %ptxas -arch=sm_80 -v $f.ptx -o /dev/null 2>&1; done > %t/ptxas.txt
 // RUN: FileCheck %s < %t/ptxas.txt
 // RUN: not grep -E '[1-9][0-9]* bytes (stack frame|spill)|lmem' %t/ptxas.txt
@@ -10,7 +10,7 @@
 /// 8 warps of bwd_main, two per 16 keys): every kernel assembles for sm_80
 /// with no spills or local memory (measured, ptxas 13.0: 230, 242 and 244
 /// registers; Gemma 2's d 256 with its cap, deterministic), and 224 and 240
-/// at their own width, where the column passes spill at every width.
+/// at their own width.
 
 // CHECK: head_dim 160
 // CHECK: block 256 1 1

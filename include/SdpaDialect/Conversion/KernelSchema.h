@@ -43,18 +43,14 @@ bool checkKernelHeadDim(schema::Direction direction, int64_t headDim,
 /// The width the kernels of `direction` compute a supported `headDim` at:
 /// the width of the Q, K, V and dO rows in shared memory, of the mma.sync
 /// reductions over the head dim (steps of sm80::kMmaK = 16) and of the
-/// register tiles. It is `headDim` rounded up to 16, and 240 (both
-/// directions) and the backward's 224 widen to 256: there the kernels spill
-/// at every tile shape and column-pass width (ptxas 13.0: the forward 8
-/// bytes at 240 x tile-kv 16; the backward's main kernel at every width
-/// of BackwardKernelSpec::columnPasses), at 256 they do not. The columns
-/// past `headDim` are zero-filled when the rows are copied in and never
-/// stored, so every product is the head dim's own. A backward with split
-/// visits (`splitVisits`, two warps per 16 keys, each holding half of the
-/// dK/dV columns) assembles without spills at every width, so it computes
-/// 224 and 240 at their own.
-int64_t getMmaHeadDim(schema::Direction direction, int64_t headDim,
-                      bool splitVisits = false);
+/// register tiles. It is `headDim` rounded up to 16, and the forward's 240
+/// widens to 256: there it spills at every tile shape (ptxas 13.0: 8 bytes
+/// at 240 x tile-kv 16), at 256 it does not. The columns past `headDim` are
+/// zero-filled when the rows are copied in and never stored, so every
+/// product is the head dim's own. The backward, whose visits are split
+/// above 128 (two warps per 16 keys, each holding half of the dK/dV
+/// columns), assembles without spills at every width.
+int64_t getMmaHeadDim(schema::Direction direction, int64_t headDim);
 
 } // namespace mlir::sdpa
 

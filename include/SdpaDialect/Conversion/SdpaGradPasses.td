@@ -11,7 +11,7 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     For every `sdpa.attention_grad` (layouts `bhsd`, `bshd` and `thd`,
     static or dynamic lengths, GQA, f16 or bf16, head_dim a multiple of 8
     up to 256, the schema's table, computed at its mma width: rounded up to
-    16, and 224 and 240 at 256 with `split-visits=false`; dense per-batch
+    16; dense per-batch
     `seqlens` are refused) emits a
     `gpu.module @sdpa_bwd_<i>` with three kernels, launched in this order:
 
@@ -20,13 +20,13 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
       the rows of `dq_accum` and, with `deterministic`, the relay counter
       `relay_counters[b, h, t]` (the runtime needs no memset);
     * `sdpa_bwd_main`, grid `(ceil(Skv / Tk), Hkv, B)`, `Tk / 16` warps
-      (`Tk / 8` where visits are split, above mma width 128, below):
+      (`Tk / 8` above mma width 128, whose visits are split, below):
       key tile `u = blockIdx.x` walks, for each query head of its kv head in
       ascending order, exactly the query tiles `[q_begin(u), q_end(u))`
       in descending order (`affine.max`/`affine.min` of the schedule's maps):
       one loop over `n` in `[0, G * (q_end - q_begin))` (`G` query heads a kv
       head), visiting query head `n floordiv (q_end - q_begin)` at tile
-      `q_end - 1 - n mod (q_end - q_begin)`. Up to one column pass, Q, dO,
+      `q_end - 1 - n mod (q_end - q_begin)`. Up to `D = 128`, Q, dO,
       LSE and delta have two shared stages, and the next visit's are
       fetched (cp.async; row stats held in registers) while the current one
       computes; else each visit fetches its own. Per
@@ -38,12 +38,8 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
       split: the two warps of a key block each form S, dP, P and dS of its
       keys against half of the query tile over all of `D`, store `P^T` and
       `dS^T` to shared memory and, after a barrier, each accumulates its
-      half of the columns of dK and dV from them; or, with
-      `split-visits=false`, in `P = ceil(D / 48)` column passes over the
-      query tiles, pass `p` accumulating columns `[p * W, (p + 1) * W)` of
-      dK and dV, `W = 8 * ceil(D / (8 * P))`, with P and dS recomputed over
-      all of `D` each pass: 1.1x (d 160) to 2.6x (d 256) slower on an H200)
-      and, in the last pass, adds `scale * dS K` into the f32
+      half of the columns of dK and dV from them)
+      and adds `scale * dS K` into the f32
       `dq_accum` with relaxed atomics. dK (times scale) and dV are stored
       once; a key tile with an empty range stores zeros. Edge visits mask P
       cell by cell; visits of `[q_interior_begin(u), q_interior_end(u))`
@@ -130,10 +126,6 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
            "lib/Analysis/KernelDefaults.cpp), accumulate (bwd_main adds "
            "partials into dq_accum) or recompute (bwd_dq)",
            [{::mlir::sdpa::getDqModeOptionValues()}]>,
-    Option<"splitVisits", "split-visits", "bool", /*default=*/"true",
-           "Above mma width 128, split each visit of bwd_main between two "
-           "warps per 16 keys (one per half of the dK/dV columns; tile-kv "
-           "at most 64); false: walk column passes (1.1-2.6x slower, H200)">,
     Option<"hostProgram", "host-program", "bool", /*default=*/"true",
            "Replace each op by its host program (false: keep the op, tagged "
            "sdpa.kernel = @module, for sdpa-export-ffi-calls)">,

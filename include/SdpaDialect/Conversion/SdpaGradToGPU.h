@@ -29,9 +29,6 @@ struct BackwardKernelOptions {
   /// How dQ is formed (docs/Artifact.md, "Backward kernels"); none: the
   /// default rule (resolveDqMode).
   std::optional<sdpa_schema::DqMode> dqMode;
-  /// Above mma width 128, split each visit between two warps per 16 keys
-  /// (BackwardKernelSpec::columnGroups); false: walk column passes.
-  bool splitVisits = true;
 };
 
 /// Everything the backward kernels are specialized for. Sequence lengths
@@ -77,54 +74,28 @@ struct BackwardKernelSpec {
   /// thread, beside the A fragments of S and dP. Up to kSinglePassHeadDim =
   /// 128 one warp holds every column of its keys (the d = 128 kernel uses
   /// 254 of the 255 registers) and forms P^T and dS^T of every query in
-  /// registers, as A fragments of the dV and dK products. A wider head dim
-  /// takes one of two layouts:
-  /// * column passes (the default): the warp walks its query tiles in
-  ///   ceil(head_dim / kMaxPassColumns) passes of equal width (in 8-column
-  ///   mma blocks), each recomputing P and dS over the full head dim and
-  ///   accumulating its columns of dK and dV; the last pass adds the dQ
-  ///   partials. 48 columns a pass is the widest that ptxas 13.0 assembles
-  ///   without spills at d = 144 ... 208 and 256 (64 spills at d = 192); at
-  ///   224 and 240 every width spills, so those head dims compute at 256
-  ///   (getMmaHeadDim; split visits compute them at their own width).
-  /// * split visits (splitVisits): columnGroups() = 2 warps share a key
-  ///   block, one per half of the columns, and a visit runs in two phases:
-  ///   warp group g forms S^T, dP^T, P^T and dS^T of the g-th half of the
-  ///   query tile over the full head dim, the warps store P^T and dS^T to
-  ///   shared memory, and after a barrier each reads them back as A
-  ///   fragments for the dV and dK columns of its group: every product once
-  ///   a visit (6 times fewer S and dP products at d 256).
+  /// registers, as A fragments of the dV and dK products. Above, visits are
+  /// split: columnGroups() = 2 warps share a key block, one per half of the
+  /// columns, and a visit runs in two phases: warp group g forms S^T, dP^T,
+  /// P^T and dS^T of the g-th half of the query tile over the full head
+  /// dim, the warps store P^T and dS^T to shared memory, and after a barrier
+  /// each reads them back as A fragments for the dV and dK columns of its
+  /// group: every product once a visit. (Column passes, a warp walking its
+  /// query tiles once per 48 columns with P and dS recomputed each time,
+  /// were 1.1x slower at d 160 and 2.6x at d 256 on an H200, and spilled at
+  /// 224 and 240, which they computed at 256; bench/RESULTS.md, 2026-12-05.)
   /// Independent of the tiles, which only set shared memory.
   static constexpr int64_t kSinglePassHeadDim = 128;
-  static constexpr int64_t kMaxPassColumns = 48;
-  bool splitVisits = false;
   int64_t keyBlocks() const { return tiles.kv / sm80::kMmaM; }
   int64_t columnGroups() const {
-    if (!splitVisits || mmaHeadDim <= kSinglePassHeadDim)
-      return 1;
     return (mmaHeadDim + kSinglePassHeadDim - 1) / kSinglePassHeadDim;
   }
   /// Whether a visit runs in the two phases above (columnGroups() > 1).
   bool splitsVisit() const { return columnGroups() > 1; }
-  int64_t columnPasses() const {
-    if (mmaHeadDim <= kSinglePassHeadDim || splitsVisit())
-      return 1;
-    // Passes of passBlocks() until the head dim's columns are covered: no
-    // pass forms padding alone (d = 216 at 256 walks 5 passes of 6 blocks,
-    // not 6; its last pass forms 3 padding blocks, never stored).
-    int64_t blocks = headDim / sm80::kMmaN;
-    return (blocks + passBlocks() - 1) / passBlocks();
-  }
-  /// 8-column blocks a warp accumulates in one walk: its group's (the mma
-  /// width is a multiple of 16, so two groups divide it), or a pass's (the
-  /// last pass may have fewer): the mma width split into ceil(mmaHeadDim /
-  /// kMaxPassColumns) equal passes.
-  int64_t passBlocks() const {
-    int64_t blocks = mmaHeadDim / sm80::kMmaN / columnGroups();
-    if (mmaHeadDim <= kSinglePassHeadDim || splitsVisit())
-      return blocks;
-    int64_t passes = (mmaHeadDim + kMaxPassColumns - 1) / kMaxPassColumns;
-    return (blocks + passes - 1) / passes;
+  /// 8-column blocks of dK and dV a warp accumulates: its group's (the mma
+  /// width is a multiple of 16, so two groups divide it).
+  int64_t groupBlocks() const {
+    return mmaHeadDim / sm80::kMmaN / columnGroups();
   }
   /// Queries per part of the query tile in the first phase of a split
   /// visit (the tile otherwise).

@@ -96,12 +96,6 @@ struct BackwardPipelineOptions
       llvm::cl::desc("How dQ is formed: default (the rule), accumulate or "
                      "recompute"),
       llvm::cl::init(DqModeOption::Default), getDqModeOptionValues()};
-  /// As convert-sdpa-grad-to-gpu's `split-visits`.
-  Option<bool> splitVisits{
-      *this, "split-visits",
-      llvm::cl::desc("Above mma width 128, split each visit between two "
-                     "warps per 16 keys; false: column passes"),
-      llvm::cl::init(true)};
 };
 
 /// sdpa-pipeline: `tile-q`, `tile-kv`, `warps`, `stages` are the forward's

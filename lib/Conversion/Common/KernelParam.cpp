@@ -134,16 +134,12 @@ bool mlir::sdpa::checkKernelHeadDim(schema::Direction direction,
 }
 
 int64_t mlir::sdpa::getMmaHeadDim(schema::Direction direction,
-                                  int64_t headDim, bool splitVisits) {
+                                  int64_t headDim) {
   assert(schema::isSupportedHeadDim(direction, headDim) &&
          "head dim outside the schema's table");
   int64_t width = llvm::alignTo(headDim, sm80::kMmaK);
-  bool backward = direction == schema::Direction::Backward;
-  // Split visits assemble at every width (KernelSchema.h).
-  if (backward && splitVisits)
-    return width;
-  // Widths at which the kernels spill at every tile shape.
-  if (width == 240 || (backward && width == 224))
+  // The width at which the forward spills at every tile shape.
+  if (direction == schema::Direction::Forward && width == 240)
     return schema::kMaxHeadDim;
   return width;
 }

@@ -34,9 +34,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (!checkKernelHeadDim(schema::Direction::Backward, spec.headDim,
                           headDimError))
     return op.emitOpError(headDimError);
-  spec.splitVisits = options.splitVisits;
-  spec.mmaHeadDim = getMmaHeadDim(schema::Direction::Backward, spec.headDim,
-                                  spec.splitVisits);
+  spec.mmaHeadDim = getMmaHeadDim(schema::Direction::Backward, spec.headDim);
 
   if (ScheduleAttr schedule = op.getScheduleAttr())
     spec.tiles = schedule.getTileShape();

@@ -132,7 +132,6 @@ struct ConvertSdpaGradToGPUPass
     BackwardKernelOptions options;
     options.tiles = {tileQ, tileKv};
     options.dqMode = toDqMode(dqMode);
-    options.splitVisits = splitVisits;
     auto build = [&](OpBuilder &builder, AttentionGradOp op,
                      StringRef name) -> FailureOr<LoweredKernelModule> {
       FailureOr<BackwardKernelSpec> spec = getBackwardKernelSpec(op, options);

@@ -1,9 +1,9 @@
 //===- MainKernel.cpp - The backward kv-tile program ----------------------===//
 //
 // One program per (key tile u = blockIdx.x, kv head = blockIdx.y, batch =
-// blockIdx.z), one warp per 16 keys of the tile (with split visits two
-// above mma width 128, one per half of the dK and dV columns, whose visits
-// run in two phases: BackwardKernelSpec::columnGroups). K and V stay in shared
+// blockIdx.z), one warp per 16 keys of the tile (two above mma width 128,
+// one per half of the dK and dV columns, whose visits are split in two
+// phases: BackwardKernelSpec::columnGroups). K and V stay in shared
 // memory; for each query head of the kv head's group (in ascending order,
 // so dK and dV are deterministic) the program walks exactly its query tiles
 // [q_begin(u), q_end(u)) (emitBackwardBounds) in descending order, and per
@@ -104,7 +104,7 @@ void MainKernelBuilder::emitSetup() {
     keyBlock = remu(warp, blocks);
     columnGroup = divu(warp, blocks);
     partQuery0 = mul(columnGroup, idx(spec.partQueries()));
-    groupColumn0 = mul(columnGroup, idx(spec.passBlocks() * sm80::kMmaN));
+    groupColumn0 = mul(columnGroup, idx(spec.groupBlocks() * sm80::kMmaN));
   } else {
     keyBlock = warp;
   }
@@ -209,26 +209,16 @@ SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
                                                      Value rows,
                                                      Value stage) {
   // The reduction over head_dim is the outer loop, beside the part's
-  // queries / 8 independent accumulator chains. In one column pass one A
-  // fragment of the warp's keys is live at a time (not head_dim / 4
-  // registers: 64 x 128 tiles fit at d 128); with column passes all are
-  // loaded first, as ptxas 13.0 assembles those kernels without a spill
-  // (d 216 deterministic spilled 4 bytes with the fragments loaded per
-  // block).
+  // queries / 8 independent accumulator chains: one A fragment of the
+  // warp's keys is live at a time (not head_dim / 4 registers: 64 x 128
+  // tiles fit at d 128).
   Value warpRow0 = warpKeyRow0();
   int64_t kBlocks = spec.mmaHeadDim / sm80::kMmaK;
-  auto loadKeyFragment = [&](int64_t kk) {
-    return loadA(keyRows, warpRow0, idx(kk * sm80::kMmaK));
-  };
-  SmallVector<Value> preloaded;
-  if (spec.columnPasses() > 1)
-    for (int64_t kk = 0; kk < kBlocks; ++kk)
-      preloaded.push_back(loadKeyFragment(kk));
   SmallVector<Value> products(spec.partQueries() / sm80::kMmaN,
                               zeroAccumulator());
   for (int64_t kk = 0; kk < kBlocks; ++kk) {
     Value col0 = idx(kk * sm80::kMmaK);
-    Value a = preloaded.empty() ? loadKeyFragment(kk) : preloaded[kk];
+    Value a = loadA(keyRows, warpRow0, col0);
     forEachB(
         rows, [&](int64_t j) { return queryLocal(j); }, col0, stage,
         products.size(),
@@ -301,17 +291,6 @@ void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
   }
 }
 
-std::pair<int64_t, int64_t>
-MainKernelBuilder::passColumnBlocks(int64_t pass) const {
-  // Every pass forms passBlocks() columns (the register tiles of the mma
-  // width), the last clipped at the mma width; a padding column forms zeros
-  // and is not stored (emitStoreGradients). A split visit's one pass forms
-  // its group's blocks, from groupColumn0.
-  int64_t blocks = spec.mmaHeadDim / sm80::kMmaN;
-  int64_t begin = pass * spec.passBlocks();
-  return {begin, std::min(blocks, begin + spec.passBlocks())};
-}
-
 Value MainKernelBuilder::queryLocal(int64_t j) {
   Value offset = idx(j * sm80::kMmaN);
   return partQuery0 ? add(partQuery0, offset) : offset;
@@ -358,11 +337,11 @@ void MainKernelBuilder::emitGroupGradients(Value stage,
     Value aP = loadA(pTSmem, keyRow0, query0);
     Value aS = loadA(dsTSmem, keyRow0, query0);
     auto col0 = [&](int64_t dn) { return columnBlock0(dn); };
-    forEachBTransposed(doSmem, query0, col0, stage, spec.passBlocks(),
+    forEachBTransposed(doSmem, query0, col0, stage, spec.groupBlocks(),
                        [&](int64_t dn, Value bFrag) {
                          acc.dV[dn] = mma(aP, bFrag, acc.dV[dn]);
                        });
-    forEachBTransposed(qSmem, query0, col0, stage, spec.passBlocks(),
+    forEachBTransposed(qSmem, query0, col0, stage, spec.groupBlocks(),
                        [&](int64_t dn, Value bFrag) {
                          acc.dK[dn] = mma(aS, bFrag, acc.dK[dn]);
                        });
@@ -371,8 +350,7 @@ void MainKernelBuilder::emitGroupGradients(Value stage,
 
 void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
                                           Value stage, Value edge,
-                                          GradAccumulators &acc,
-                                          int64_t pass) {
+                                          GradAccumulators &acc) {
   Value q0 = visit.q0;
   SmallVector<Value> s = keyRowProducts(kSmem, qSmem, stage);
   SmallVector<Value> dP = keyRowProducts(vSmem, doSmem, stage);
@@ -437,38 +415,35 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
     gpu::BarrierOp::create(b);
     emitGroupGradients(stage, acc);
   } else {
-    // dV += P^T dO, dK += dS^T Q (queries are the reduction), over the
-    // columns of this pass, P^T and dS^T from this warp's registers.
-    auto [dnBegin, dnEnd] = passColumnBlocks(pass);
+    // dV += P^T dO, dK += dS^T Q (queries are the reduction), over every
+    // column, P^T and dS^T from this warp's registers.
     for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
       Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
       Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
       Value row0 = idx(kq * sm80::kMmaK);
-      auto col0 = [&](int64_t j) { return columnBlock0(dnBegin + j); };
-      forEachBTransposed(doSmem, row0, col0, stage, dnEnd - dnBegin,
-                         [&](int64_t j, Value bFrag) {
-                           acc.dV[j] = mma(aP, bFrag, acc.dV[j]);
+      auto col0 = [&](int64_t dn) { return columnBlock0(dn); };
+      forEachBTransposed(doSmem, row0, col0, stage, spec.groupBlocks(),
+                         [&](int64_t dn, Value bFrag) {
+                           acc.dV[dn] = mma(aP, bFrag, acc.dV[dn]);
                          });
-      forEachBTransposed(qSmem, row0, col0, stage, dnEnd - dnBegin,
-                         [&](int64_t j, Value bFrag) {
-                           acc.dK[j] = mma(aS, bFrag, acc.dK[j]);
+      forEachBTransposed(qSmem, row0, col0, stage, spec.groupBlocks(),
+                         [&](int64_t dn, Value bFrag) {
+                           acc.dK[dn] = mma(aS, bFrag, acc.dK[dn]);
                          });
     }
   }
 
   // The dQ partial (every column) from the whole dS tile in shared memory
-  // (complete after a split visit's barrier), added once, in the last
-  // pass; bwd_dq recomputes dQ instead.
-  if (pass + 1 != spec.columnPasses() || spec.recomputesDq())
+  // (complete after a split visit's barrier); bwd_dq recomputes dQ instead.
+  if (spec.recomputesDq())
     return;
   if (!spec.splitsVisit())
     gpu::BarrierOp::create(b);
   emitDqUpdate(visit.t, q0, visit.bases);
 }
 
-void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc,
-                                           int64_t pass) {
-  auto [dnBegin, dnEnd] = passColumnBlocks(pass);
+void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {
+  int64_t blocks = spec.groupBlocks();
   Value dkBase = sliceBase("dk", batch, kvFirst, kvHead);
   Value dvBase = sliceBase("dv", batch, kvFirst, kvHead);
   Value dkStrideS = argIndex("dk_stride_s"), dvStrideS = argIndex("dv_stride_s");
@@ -482,18 +457,18 @@ void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc,
     scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
       // The columns past the head dim (zero) are not stored: a group's
       // column block is tested when the mma width pads the head dim.
-      int64_t storedEnd = dnEnd;
+      int64_t storedEnd = blocks;
       if (!spec.splitsVisit())
-        storedEnd = std::min(dnEnd, spec.headDim / sm80::kMmaN);
+        storedEnd = std::min(blocks, spec.headDim / sm80::kMmaN);
       bool testColumns = spec.splitsVisit() && spec.mmaHeadDim != spec.headDim;
-      for (int64_t dn = dnBegin; dn < storedEnd; ++dn) {
+      for (int64_t dn = 0; dn < storedEnd; ++dn) {
         Value block0 = columnBlock0(dn);
         auto storeBlock = [&] {
           Value col = add(block0, fragCol);
-          Value dk = vector::ExtractOp::create(b, acc.dK[dn - dnBegin],
+          Value dk = vector::ExtractOp::create(b, acc.dK[dn],
                                                ArrayRef<int64_t>{i});
           dk = arith::MulFOp::create(b, dk, scale);
-          Value dv = vector::ExtractOp::create(b, acc.dV[dn - dnBegin],
+          Value dv = vector::ExtractOp::create(b, acc.dV[dn],
                                                ArrayRef<int64_t>{i});
           // One statement per op: the IR's order must not depend on the
           // compiler's order of evaluating arguments.
@@ -551,16 +526,11 @@ void MainKernelBuilder::build(gpu::GPUFuncOp func) {
   gpu::ReturnOp::create(b);
 }
 
-void MainKernelBuilder::emitColumnPass(Value count,
-                                       const BackwardBounds &bounds,
-                                       GradAccumulators &acc, int64_t pass) {
+void MainKernelBuilder::emitWalk(Value count, const BackwardBounds &bounds,
+                                 GradAccumulators &acc) {
   // The visits of every query head of the group, in one walk: the fetch of
   // a head's first tile overlaps its predecessor's last.
   Value steps = mul(group, count);
-  // Two stages: every warp is done with the previous pass's last visit,
-  // whose stage the first fetch may take.
-  if (spec.queryStages != 1 && pass != 0)
-    gpu::BarrierOp::create(b);
   auto fetch = [&](Value n, Value stage, Value enabled) -> FetchFinish {
     PendingRowStats stats =
         emitFetch(emitVisit(n, count, bounds), stage, enabled);
@@ -576,7 +546,7 @@ void MainKernelBuilder::emitColumnPass(Value count,
     Value above = cmp(arith::CmpIPredicate::uge, visit.t, bounds.interiorEnd);
     Value edge = arith::OrIOp::create(b, below, above);
     GradAccumulators stepAcc = GradAccumulators::unflatten(iterArgs);
-    emitQueryTileStep(visit, stage, edge, stepAcc, pass);
+    emitQueryTileStep(visit, stage, edge, stepAcc);
     return stepAcc.flatten();
   };
   scf::ForOp loop =
@@ -603,16 +573,12 @@ void MainKernelBuilder::emitProgram() {
       emitBackwardBounds(b, b.getLoc(), spec.schedule,
                          BoundsPolicy::BackwardKernel, kvTile, seqQ, seqKv);
   Value count = sub(bounds.qEnd, bounds.qBegin);
-  // One walk of the query tiles per column pass (one up to d = 128, and
-  // for a split visit).
-  for (int64_t pass = 0; pass < spec.columnPasses(); ++pass) {
-    auto [dnBegin, dnEnd] = passColumnBlocks(pass);
-    GradAccumulators acc;
-    acc.dK.assign(dnEnd - dnBegin, zeroAccumulator());
-    acc.dV = acc.dK;
-    emitColumnPass(count, bounds, acc, pass);
-    emitStoreGradients(acc, pass);
-  }
+  // One walk of the query tiles, accumulating the warp's (group's) columns.
+  GradAccumulators acc;
+  acc.dK.assign(spec.groupBlocks(), zeroAccumulator());
+  acc.dV = acc.dK;
+  emitWalk(count, bounds, acc);
+  emitStoreGradients(acc);
 }
 
 void mlir::sdpa::detail::buildMainKernel(ImplicitLocOpBuilder &b,

@@ -15,8 +15,8 @@
 namespace mlir::sdpa::detail {
 
 /// The register accumulators of one thread: dK and dV of its warp's 16 keys,
-/// one fragment per 8 columns each, over the columns of one column pass or
-/// group (BackwardKernelSpec::passBlocks).
+/// one fragment per 8 columns each, over its group's columns
+/// (BackwardKernelSpec::groupBlocks; every column up to mma width 128).
 struct GradAccumulators {
   SmallVector<Value> dK, dV;
 
@@ -68,19 +68,15 @@ private:
                             Value enabled);
   /// Stores fetched row stats into `stage` of the LSE and Delta buffers.
   void storeRowStats(const PendingRowStats &stats, Value stage);
-  /// The walk of one column pass over every visit (emitStreamedWalk, its
-  /// tiles in queryStages stages).
-  void emitColumnPass(Value count, const BackwardBounds &bounds,
-                      GradAccumulators &acc, int64_t pass);
-  /// One visit in column pass `pass`, its Q, dO and row stats in `stage`:
-  /// recomputes P (masked if `edge`, an i1); forms dS; accumulates the
-  /// pass's (or group's) columns of dK, dV; in the last pass adds the dQ
-  /// partial (accumulating dQ modes).
+  /// The walk over every visit (emitStreamedWalk, its tiles in
+  /// queryStages stages).
+  void emitWalk(Value count, const BackwardBounds &bounds,
+                GradAccumulators &acc);
+  /// One visit, its Q, dO and row stats in `stage`: recomputes P (masked if
+  /// `edge`, an i1); forms dS; accumulates the group's columns of dK, dV;
+  /// adds the dQ partial (accumulating dQ modes).
   void emitQueryTileStep(const QueryVisit &visit, Value stage, Value edge,
-                         GradAccumulators &acc, int64_t pass);
-  /// The 8-column blocks [begin, end) that column pass `pass` forms
-  /// (relative to groupColumn0 in a split visit).
-  std::pair<int64_t, int64_t> passColumnBlocks(int64_t pass) const;
+                         GradAccumulators &acc);
   /// The tile-local first query of 8-query block `j` of this warp's part.
   Value queryLocal(int64_t j);
   /// The first head_dim column of 8-column block `dn` of this warp's
@@ -113,8 +109,8 @@ private:
   /// keys against the 8 queries of `rows` (Q or dO in shared memory, at
   /// `stage`).
   SmallVector<Value> keyRowProducts(Value keyRows, Value rows, Value stage);
-  /// Stores the columns of pass `pass` of dK * scale and dV.
-  void emitStoreGradients(const GradAccumulators &acc, int64_t pass);
+  /// Stores the group's columns of dK * scale and dV.
+  void emitStoreGradients(const GradAccumulators &acc);
 
   //===--- Relay.cpp ------------------------------------------------------===//
   /// dQ partial of query tile `t` from dS in shared memory and K, then its
