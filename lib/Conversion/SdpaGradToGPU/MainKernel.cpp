@@ -336,16 +336,22 @@ void MainKernelBuilder::emitGroupGradients(Value stage,
     Value query0 = idx(kq * sm80::kMmaK);
     Value aP = loadA(pTSmem, keyRow0, query0);
     Value aS = loadA(dsTSmem, keyRow0, query0);
-    auto col0 = [&](int64_t dn) { return columnBlock0(dn); };
-    forEachBTransposed(doSmem, query0, col0, stage, spec.groupBlocks(),
-                       [&](int64_t dn, Value bFrag) {
-                         acc.dV[dn] = mma(aP, bFrag, acc.dV[dn]);
-                       });
-    forEachBTransposed(qSmem, query0, col0, stage, spec.groupBlocks(),
-                       [&](int64_t dn, Value bFrag) {
-                         acc.dK[dn] = mma(aS, bFrag, acc.dK[dn]);
-                       });
+    accumulateGradients(aP, aS, query0, stage, acc);
   }
+}
+
+void MainKernelBuilder::accumulateGradients(Value aP, Value aS, Value query0,
+                                            Value stage,
+                                            GradAccumulators &acc) {
+  auto col0 = [&](int64_t dn) { return columnBlock0(dn); };
+  forEachBTransposed(doSmem, query0, col0, stage, spec.groupBlocks(),
+                     [&](int64_t dn, Value bFrag) {
+                       acc.dV[dn] = mma(aP, bFrag, acc.dV[dn]);
+                     });
+  forEachBTransposed(qSmem, query0, col0, stage, spec.groupBlocks(),
+                     [&](int64_t dn, Value bFrag) {
+                       acc.dK[dn] = mma(aS, bFrag, acc.dK[dn]);
+                     });
 }
 
 void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
@@ -420,16 +426,7 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
     for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
       Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
       Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
-      Value row0 = idx(kq * sm80::kMmaK);
-      auto col0 = [&](int64_t dn) { return columnBlock0(dn); };
-      forEachBTransposed(doSmem, row0, col0, stage, spec.groupBlocks(),
-                         [&](int64_t dn, Value bFrag) {
-                           acc.dV[dn] = mma(aP, bFrag, acc.dV[dn]);
-                         });
-      forEachBTransposed(qSmem, row0, col0, stage, spec.groupBlocks(),
-                         [&](int64_t dn, Value bFrag) {
-                           acc.dK[dn] = mma(aS, bFrag, acc.dK[dn]);
-                         });
+      accumulateGradients(aP, aS, idx(kq * sm80::kMmaK), stage, acc);
     }
   }
 

@@ -109,6 +109,10 @@ private:
   /// keys against the 8 queries of `rows` (Q or dO in shared memory, at
   /// `stage`).
   SmallVector<Value> keyRowProducts(Value keyRows, Value rows, Value stage);
+  /// dV += P^T dO and dK += dS^T Q over the 16 queries from `query0` and
+  /// the group's columns, from the A fragments `aP` (P^T) and `aS` (dS^T).
+  void accumulateGradients(Value aP, Value aS, Value query0, Value stage,
+                           GradAccumulators &acc);
   /// Stores the group's columns of dK * scale and dV.
   void emitStoreGradients(const GradAccumulators &acc);
 
