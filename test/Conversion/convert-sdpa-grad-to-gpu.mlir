@@ -2,8 +2,8 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 host-program=false dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=TAG
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=64 tile-kv=64 dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ORDER
 
-/// bwd_main forms S^T = K Q^T over head_dim outermost (one column pass at
-/// d 64): in the query loop the warp's K A-fragment of k16 block 0 (x4, from
+/// bwd_main forms S^T = K Q^T over head_dim outermost (one warp holds every
+/// column at d 64): in the query loop the warp's K A-fragment of k16 block 0 (x4, from
 /// the K tile) is loaded alone and feeds the Tq / 8 = 8 products of that
 /// block, each starting from zero with its own Q B-fragment, before any other
 /// A-fragment is loaded.

@@ -18,13 +18,13 @@
 //
 // an add and a compare per distinct offset instead of two compares, and one
 // select a cell instead of two. The forward leaves the key test out of
-// every tile but the one holding Skv, bwd_main where bwd_dq forms dQ. With `narrow`, the values are saturated to
-// [-2^20, 2^20] and compared in i32 (the saturation cannot change a
-// comparison with a constant that small), which the backward prefers; the
-// forward keeps index compares (measured on an H200: i32 cost it 6
-// registers and 2-3% of its time, the backward gained). Query
-// rows past Sq are not tested: the forward never stores them and the
-// backward gives them P = 0 through their row statistics.
+// every tile but the one holding Skv, bwd_main where bwd_dq forms dQ. With
+// `narrow`, the values are saturated to [-2^20, 2^20] and compared in i32
+// (the saturation cannot change a comparison with a constant that small),
+// which the backward prefers; the forward keeps index compares (measured on
+// an H200: i32 cost it 6 registers and 2-3% of its time, the backward
+// gained). Query rows past Sq are not tested: the forward never stores them
+// and the backward gives them P = 0 through their row statistics.
 //
 //===----------------------------------------------------------------------===//
 

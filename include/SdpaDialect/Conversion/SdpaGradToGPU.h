@@ -39,7 +39,7 @@ struct BackwardKernelSpec {
   /// workspaces, the manifest).
   int64_t headDim = 0;
   /// The width the kernels compute at (getMmaHeadDim): shared rows, the mma
-  /// reductions over the head dim and the column passes; columns past
+  /// reductions over the head dim and the dK/dV register tiles; columns past
   /// headDim are zero and never stored.
   int64_t mmaHeadDim = 0;
   /// Packed sequences (layout thd): program z runs sequence z, whose first
@@ -71,7 +71,7 @@ struct BackwardKernelSpec {
   /// The main kernel's warps: one per 16 keys of its key tile (a key block)
   /// and column group. A warp's dK and dV accumulators (16 keys x its
   /// columns, f32) take 2 * 16 * columns / 32 = columns registers per
-  /// thread, beside the A fragments of S and dP. Up to kSinglePassHeadDim =
+  /// thread, beside the A fragments of S and dP. Up to kOneWarpHeadDim =
   /// 128 one warp holds every column of its keys (the d = 128 kernel uses
   /// 254 of the 255 registers) and forms P^T and dS^T of every query in
   /// registers, as A fragments of the dV and dK products. Above, visits are
@@ -85,10 +85,10 @@ struct BackwardKernelSpec {
   /// were 1.1x slower at d 160 and 2.6x at d 256 on an H200, and spilled at
   /// 224 and 240, which they computed at 256; bench/RESULTS.md, 2026-12-05.)
   /// Independent of the tiles, which only set shared memory.
-  static constexpr int64_t kSinglePassHeadDim = 128;
+  static constexpr int64_t kOneWarpHeadDim = 128;
   int64_t keyBlocks() const { return tiles.kv / sm80::kMmaM; }
   int64_t columnGroups() const {
-    return (mmaHeadDim + kSinglePassHeadDim - 1) / kSinglePassHeadDim;
+    return (mmaHeadDim + kOneWarpHeadDim - 1) / kOneWarpHeadDim;
   }
   /// Whether a visit runs in the two phases above (columnGroups() > 1).
   bool splitsVisit() const { return columnGroups() > 1; }
@@ -117,11 +117,12 @@ struct BackwardKernelSpec {
   /// V). With 2 the copies of the next tile are in flight while the current
   /// one computes; with 1 a visit waits for its own (no prefetch).
   /// getBackwardKernelSpec picks 2 where shared memory allows and:
-  /// * bwd_main: up to one column pass (mma width <= kSinglePassHeadDim).
-  ///   With column passes the second stage cost gemma-2's d 256 backward
-  ///   48% (H200: 230 registers instead of 168, and 140 KB of shared
-  ///   memory, one block per SM); at d 128 it gained 4%, at d 64 2%
-  ///   (bench/RESULTS.md). Split visits keep one stage too.
+  /// * bwd_main: up to mma width kOneWarpHeadDim, where one warp holds
+  ///   every column. With the column passes that split visits replaced, the
+  ///   second stage cost gemma-2's d 256 backward 48% (H200: 230 registers
+  ///   instead of 168, and 140 KB of shared memory, one block per SM); at
+  ///   d 128 it gained 4%, at d 64 2% (bench/RESULTS.md). Split visits keep
+  ///   one stage.
   /// * bwd_dq: up to kMaxPrefetchRecomputeHeadDim: at mma width 128 its dQ
   ///   and a chunk's S and dP take 128 registers a thread, and with the
   ///   prefetch's addresses ptxas 13.0 spilled 4 bytes (tile_kv 128).

@@ -55,7 +55,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
         "expected schedule tile_q to be a multiple of 16 and at most tile_kv");
   // Each kernel double-buffers its streamed tiles where that was measured
   // to pay and they fit (BackwardKernelSpec::queryStages).
-  if (spec.mmaHeadDim <= BackwardKernelSpec::kSinglePassHeadDim)
+  if (spec.mmaHeadDim <= BackwardKernelSpec::kOneWarpHeadDim)
     spec.queryStages = BackwardKernelSpec::kMaxStages;
   if (spec.sharedBytes() > sm80::kMaxSharedBytes)
     spec.queryStages = 1;

@@ -173,40 +173,56 @@ Value KernelBuilderBase::loadBTransposed(Value smem, Value row0, Value col0,
                         stageIndices(stage), row0, col0, lane());
 }
 
+/// Hands `use` the fragments of blocks j = 0 .. count - 1: blocks j and
+/// j + 1 from one `loadPair(j)` while two remain (and `paired`), else block
+/// j from `loadOne(j)`.
+static void walkFragmentPairs(
+    int64_t count, bool paired, function_ref<Value(int64_t)> loadOne,
+    function_ref<std::pair<Value, Value>(int64_t)> loadPair,
+    function_ref<void(int64_t, Value)> use) {
+  for (int64_t j = 0; j < count;) {
+    if (!paired || j + 1 == count) {
+      use(j, loadOne(j));
+      j += 1;
+      continue;
+    }
+    auto [first, second] = loadPair(j);
+    use(j, first);
+    use(j + 1, second);
+    j += 2;
+  }
+}
+
 void KernelBuilderBase::forEachB(Value smem, function_ref<Value(int64_t)> row0,
                                  Value col0, Value stage, int64_t count,
                                  function_ref<void(int64_t, Value)> use) {
   LdMatrixShape pair = LdMatrixShape::bPairAlongN();
-  for (int64_t j = 0; j < count; j += 2) {
-    if (j + 1 == count) {
-      use(j, loadB(smem, row0(j), col0, stage));
-      break;
-    }
-    auto [first, second] = splitLdMatrixPair(
-        b, pair,
-        createLdMatrix(b, pair, smem, stageIndices(stage), row0(j), col0,
-                       lane()));
-    use(j, first);
-    use(j + 1, second);
-  }
+  walkFragmentPairs(
+      count, /*paired=*/true,
+      [&](int64_t j) { return loadB(smem, row0(j), col0, stage); },
+      [&](int64_t j) {
+        return splitLdMatrixPair(b, pair,
+                                 createLdMatrix(b, pair, smem,
+                                                stageIndices(stage), row0(j),
+                                                col0, lane()));
+      },
+      use);
 }
 
 void KernelBuilderBase::forEachBTransposed(
     Value smem, Value row0, function_ref<Value(int64_t)> col0, Value stage,
     int64_t count, function_ref<void(int64_t, Value)> use, bool paired) {
   LdMatrixShape pair = LdMatrixShape::bTransposedPair();
-  for (int64_t j = 0; j < count; j += paired ? 2 : 1) {
-    if (!paired || j + 1 == count) {
-      use(j, loadBTransposed(smem, row0, col0(j), stage));
-      continue;
-    }
-    auto [first, second] = splitLdMatrixPair(
-        b, pair,
-        createLdMatrix(b, pair, smem, stageIndices(stage), row0, col0(j),
-                       lane()));
-    use(j, first);
-    use(j + 1, second);
-  }
+  walkFragmentPairs(
+      count, paired,
+      [&](int64_t j) { return loadBTransposed(smem, row0, col0(j), stage); },
+      [&](int64_t j) {
+        return splitLdMatrixPair(b, pair,
+                                 createLdMatrix(b, pair, smem,
+                                                stageIndices(stage), row0,
+                                                col0(j), lane()));
+      },
+      use);
 }
 
 Value KernelBuilderBase::mma(Value a, Value bFrag, Value c) {
