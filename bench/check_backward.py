@@ -6,8 +6,8 @@ its manifest admits (as check_forward.py): O and LSE come from the float64
 reference (so no forward artifact is needed), dQ, dK, dV are compared with
 the float64 gradients of docs/Semantics.md §2 (attention_ref.reference_grads)
 as max |x - ref| / max |ref| (for dQ and dK at least 2^-12 of the gradients
-formed from |dP| + |Delta|, attention_ref.rel); outputs are poisoned with NaN first. A
-deterministic artifact is run twice per case and must be bitwise equal
+formed from |dP| + |Delta|, attention_ref.rel); outputs are poisoned with NaN
+first. A deterministic artifact is run twice per case and must be bitwise equal
 (torch.equal). An artifact with a softcap (docs/Semantics.md §7) is compared
 with the capped reference, whose dS carries the cap's derivative. An
 artifact with sinks gets fresh sinks per case (+8, -8, far above, far below:

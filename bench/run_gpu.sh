@@ -140,7 +140,8 @@ for s in $STEPS; do
       xargs -P 12 -I{} sh -c '$BUILD/check/sdpa-kernel-check --longer {} \
         > /tmp/kc/\$(basename {}).txt 2>&1'; rc=\$?; cat /tmp/kc/*.txt > $OUT/kernel_check.txt; exit \$rc" ;;
   ab)
-    # $ARTIFACTS against the same names in $AB_BASELINE, alternating.
+    # $AB_ARTIFACTS against the same names in each folder of $AB_BASELINE,
+    # alternating.
     step ab 300 bash -c "python3 bench/time_kernels.py --artifacts ${AB_ARTIFACTS:-$ARTIFACTS} \
       --baseline ${AB_BASELINE:-.artifacts/baseline} ${AB_KERNELS:-bwd_bf16_d64_win127_nd} \
       --sizes ${AB_SIZES:-16384} --heads 16 --iters 20 --rounds 3 > $OUT/ab.txt" ;;

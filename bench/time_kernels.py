@@ -18,7 +18,7 @@ time of each (an A/B of a change: the spread between rounds is the noise
 the difference must pass).
 
 usage: time_kernels.py --artifacts DIR NAME[,NAME...] [--sizes 2048,8192,32768]
-                       [--baseline DIR [--rounds 3]]
+                       [--baseline DIR[,DIR...] [--rounds 3]]
 """
 
 import argparse
@@ -45,7 +45,12 @@ def median_ms(fn, iters):
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
+    return median(times)
+
+
+def median(values):
+    """The middle value (the upper of the two middle ones of an even count)."""
+    return sorted(values)[len(values) // 2]
 
 
 def time_artifact(art, s, heads, iters):
@@ -68,7 +73,8 @@ def main():
     p.add_argument("--sizes", default="2048,8192,32768")
     p.add_argument("--heads", type=int, default=16)
     p.add_argument("--iters", type=int, default=20)
-    p.add_argument("--baseline", help="a folder of the same names to time against")
+    p.add_argument("--baseline",
+                   help="folders (comma list) of the same names to time against")
     p.add_argument("--rounds", type=int, default=3)
     args = p.parse_args()
     if args.baseline:
@@ -97,7 +103,7 @@ def compare(args):
             for _ in range(args.rounds):
                 for side, art in enumerate(arts):
                     times[side].append(time_artifact(art, s, args.heads, args.iters))
-            med = [sorted(t)[len(t) // 2] for t in times]
+            med = [median(t) for t in times]
             cells = " | ".join(" ".join(f"{x:.3f}" for x in t) for t in times)
             print(f"| {name} | {s} | {cells} | {med[-1] / med[0]:.3f} |", flush=True)
     return 0
