@@ -9,6 +9,7 @@
 #define SDPADIALECT_CONVERSION_KERNELARITH_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace mlir::sdpa {
@@ -33,6 +34,12 @@ public:
   Value fadd(Value x, Value y);
   Value fsub(Value x, Value y);
   Value fmul(Value x, Value y);
+
+  /// One scf.if on `cond` (i1) that yields what `then` returns, built in its
+  /// then-region, and else `otherwise` (values of the same types, defined
+  /// before it); the insertion point ends after it.
+  scf::IfOp ifElse(Value cond, ValueRange otherwise,
+                   function_ref<SmallVector<Value>()> then);
 
   ImplicitLocOpBuilder &b;
 };

@@ -41,3 +41,15 @@ Value KernelArith::fsub(Value x, Value y) {
 Value KernelArith::fmul(Value x, Value y) {
   return arith::MulFOp::create(b, x, y);
 }
+
+scf::IfOp KernelArith::ifElse(Value cond, ValueRange otherwise,
+                              function_ref<SmallVector<Value>()> then) {
+  auto ifOp = scf::IfOp::create(b, otherwise.getTypes(), cond,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, then());
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, otherwise);
+  return ifOp;
+}

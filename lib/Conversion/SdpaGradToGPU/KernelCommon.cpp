@@ -257,13 +257,7 @@ SmallVector<Value> KernelBuilderBase::emitBandMask(
     ArrayRef<Value> frags, Value edge, function_ref<BandCellTest()> makeTest,
     function_ref<std::pair<int64_t, int64_t>(int64_t, int64_t, int64_t)>
         offsets) {
-  SmallVector<Type> types;
-  for (Value frag : frags)
-    types.push_back(frag.getType());
-  auto ifOp = scf::IfOp::create(b, types, edge, /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::IfOp ifOp = ifElse(edge, frags, [&] {
     BandCellTest band = makeTest();
     SmallVector<Value> masked(frags);
     for (int64_t j = 0; j < int64_t(frags.size()); ++j) {
@@ -277,10 +271,8 @@ SmallVector<Value> KernelBuilderBase::emitBandMask(
         }
       }
     }
-    scf::YieldOp::create(b, masked);
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, frags);
-  }
+    return masked;
+  });
   ifOp->setAttr("sdpa.band_mask", b.getUnitAttr());
   return SmallVector<Value>(ifOp.getResults());
 }

@@ -69,14 +69,25 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   spec.lazyRescale = spec.rowTilesPerWarp() == 1;
 
   spec.band = op.getMaskAttr().getBand();
-  if (spec.mmaHeadDim <= 64 &&
-      !isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt)))
-    spec.minBlocksPerSm = std::max<int64_t>(
-        1, sm80::kRegistersPerSm /
-               (spec.threads() * ForwardKernelSpec::kMaxRegistersSmallHeadDim));
+  bool narrow = isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt));
+  auto blocksWithin = [&](int64_t registers) {
+    return std::max<int64_t>(
+        1, sm80::kRegistersPerSm / (spec.threads() * registers));
+  };
+  if (spec.mmaHeadDim <= 64 && !narrow)
+    spec.minBlocksPerSm =
+        blocksWithin(ForwardKernelSpec::kMaxRegistersSmallHeadDim);
   spec.scale = op.getScaleOrDefault();
   spec.softcap = op.getFiniteSoftcap();
   spec.sinks = bool(op.getSinks());
   spec.schedule = getKernelSchedule(op, spec.tiles);
+  if (narrow && spec.walksPerWarp()) {
+    TileShape warpTiles{spec.rowsPerWarp(), spec.tiles.kv};
+    MLIRContext *ctx = op->getContext();
+    spec.warpSchedule = ScheduleAttr::get(
+        ctx, warpTiles, deriveScheduleMaps(spec.band, warpTiles, ctx));
+    spec.minBlocksPerSm =
+        blocksWithin(ForwardKernelSpec::kMaxRegistersWarpWalk);
+  }
   return spec;
 }
