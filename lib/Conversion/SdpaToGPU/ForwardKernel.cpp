@@ -235,10 +235,7 @@ void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
   // a key of the tile (else nothing it keeps would change, Semantics §3.8),
   // and masks only if they do not all see it whole.
   auto [sees, partly] = emitWarpTests(u);
-  auto fragType = VectorType::get({4, 2}, spec.elementType);
-  Value noFrag = arith::ConstantOp::create(
-      b, fragType,
-      DenseElementsAttr::get(fragType, b.getZeroAttr(spec.elementType)));
+  Value noFrag = zeroProbabilityFragment();
   int64_t frags = spec.rowTilesPerWarp() * (spec.tiles.kv / sm80::kMmaK);
   SmallVector<Value> skipped(frags, noFrag);
   llvm::append_range(skipped, state.flatten());

@@ -124,6 +124,8 @@ private:
   /// `warpMasks` (an i1) only where it holds, in a branch.
   void capAndMask(Scores &scores, Value k0, TileMask mask,
                   Value warpMasks = Value());
+  /// A zero A fragment of P (16 rows x 16 keys, element type).
+  Value zeroProbabilityFragment();
   /// Updates max/sum, rescales the accumulator, returns P as A-fragments
   /// [rowTile][k16 block of keys].
   SmallVector<Value> updateSoftmax(Scores &scores, SoftmaxState &state);

@@ -156,6 +156,13 @@ void ForwardKernelBuilder::rescaleAccumulators(ArrayRef<Value> alphas,
   state.acc.assign(rescale.getResults().begin(), rescale.getResults().end());
 }
 
+Value ForwardKernelBuilder::zeroProbabilityFragment() {
+  auto fragType = VectorType::get({4, 2}, spec.elementType);
+  return arith::ConstantOp::create(
+      b, fragType,
+      DenseElementsAttr::get(fragType, b.getZeroAttr(spec.elementType)));
+}
+
 SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
                                                        SoftmaxState &state) {
   int64_t rowTiles = spec.rowTilesPerWarp();
@@ -243,10 +250,7 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
   // (g, k8..15), (g+8, k8..15) of each 16-key block.
   auto pairType = VectorType::get({2}, b.getF32Type());
   auto outPairType = VectorType::get({2}, spec.elementType);
-  auto fragType = VectorType::get({4, 2}, spec.elementType);
-  Value fragZero = arith::ConstantOp::create(
-      b, fragType,
-      DenseElementsAttr::get(fragType, b.getZeroAttr(spec.elementType)));
+  Value fragZero = zeroProbabilityFragment();
   SmallVector<Value> frags;
   for (int64_t mt = 0; mt < rowTiles; ++mt) {
     for (int64_t kc = 0; kc < spec.tiles.kv / sm80::kMmaK; ++kc) {
