@@ -2,6 +2,41 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=NOACC --implicit-check-not=dq_accum --implicit-check-not=relay_counters --implicit-check-not=llvm.atomicrmw --implicit-check-not=bwd_dq_convert
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ACC
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=ROWTILES
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=CHUNK
+
+/// bwd_dq's warp chunks (docs/Semantics.md §3.8): warp w of query tile t
+/// holds rows [32x, 32x + 31], x = 2t + w, and walks the key tile in chunks
+/// of 32 keys; chunk c of key tile u is chunk 2u + c of the band tiled
+/// 32 x 32. By hand its rows see keys [32x - 127, 32x + 31]: chunks from
+/// (32x - 127) floordiv 32 = x - 4 to x, whole from the chunk whose first
+/// key is at least 32x + 31 - 127 (x - 3) to the last whose last key is at
+/// most 32x (x - 1). A chunk is computed only inside the range and masked
+/// only outside the whole ones.
+// CHUNK-DAG: #[[CB:.+]] = affine_map<(d0)[s0, s1] -> (0, d0 - 4, {{.*}})>
+// CHUNK-DAG: #[[CE:.+]] = affine_map<(d0)[s0, s1] -> (s1 ceildiv 32, d0 + 1, {{.*}})>
+// CHUNK-DAG: #[[CIB:.+]] = affine_map<(d0)[s0, s1] -> (0, d0 - 3)>
+// CHUNK-DAG: #[[CIE:.+]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 32, d0)>
+// CHUNK-LABEL: gpu.func @sdpa_bwd_dq(
+// CHUNK: %[[X2:.+]] = arith.muli %block_id_x, %c2{{(_[0-9]+)?}} : index
+// CHUNK-NEXT: %[[X:.+]] = arith.addi %[[X2]], %{{.+}} : index
+// CHUNK-NEXT: %[[B:.+]] = affine.max #[[CB]](%[[X]])
+// CHUNK-NEXT: %[[E:.+]] = affine.min #[[CE]](%[[X]])
+// CHUNK-NEXT: affine.max #[[CIB]](%[[X]])
+// CHUNK-NEXT: affine.min #[[CIE]](%[[X]])
+// CHUNK: scf.for %[[U:[a-z0-9_]+]] =
+// CHUNK: %[[U2:.+]] = arith.muli %[[U]], %c2{{(_[0-9]+)?}} : index
+// CHUNK-NEXT: %[[CHUNK:.+]] = arith.addi %[[U2]], %{{.+}} : index
+// CHUNK-NEXT: %[[FROM:.+]] = arith.cmpi sge, %[[CHUNK]], %[[B]] : index
+// CHUNK-NEXT: %[[TO:.+]] = arith.cmpi slt, %[[CHUNK]], %[[E]] : index
+// CHUNK-NEXT: %[[SEES:.+]] = arith.andi %[[FROM]], %[[TO]] : i1
+// CHUNK-NEXT: %[[BELOW:.+]] = arith.cmpi slt, %[[CHUNK]], %{{.+}} : index
+// CHUNK-NEXT: %[[ABOVE:.+]] = arith.cmpi sge, %[[CHUNK]], %{{.+}} : index
+// CHUNK-NEXT: %[[PARTLY:.+]] = arith.ori %[[BELOW]], %[[ABOVE]] : i1
+// CHUNK-NEXT: scf.if %[[SEES]] -> (vector<2x2xf32>
+// CHUNK: nvgpu.mma.sync
+// CHUNK: scf.if %[[PARTLY]] -> (vector<2x2xf32>
+// CHUNK: } {sdpa.band_mask}
+// CHUNK: } {sdpa.kv_loop}
 
 /// bwd_dq's two row tiles per warp: in the key loop, the Q A-fragments of
 /// both row tiles (rows warpRow0 and warpRow0 + 16) are loaded, then each K

@@ -179,6 +179,20 @@ struct BackwardKernelSpec {
   int64_t dqRowTiles = 1;
   int64_t dqWarps() const { return tiles.q / (sm80::kMmaM * dqRowTiles); }
   int64_t dqThreads() const { return dqWarps() * sm80::kWarpSize; }
+  /// Keys of one chunk of a key tile in bwd_dq: 64 at one row tile per
+  /// warp, 32 at two, so that S and dP of a chunk take the same registers.
+  static constexpr int64_t kDqChunkElems = 64;
+  int64_t dqChunkKeys() const { return kDqChunkElems / dqRowTiles; }
+  /// The band's schedule over one bwd_dq warp's rows and a chunk of keys,
+  /// for a narrow band, several warps of two row tiles, and key tiles the
+  /// chunks divide: a warp computes a chunk only if its rows see a key of
+  /// it and masks it only if they do not all see it whole
+  /// (docs/Semantics.md §3.8). At gpt-oss's band each warp skips 1 of 6
+  /// chunks and masks 2 of the 4 edge ones: the kernel's PTX
+  /// warp-instructions fell 12% and ptxas 13.0 took 8-14 registers fewer.
+  /// At one row tile (d 80) it took 32 more, a block fewer an SM. Null
+  /// otherwise.
+  ScheduleAttr dqChunkSchedule;
   /// Byte offsets of bwd_dq's shared tiles: Q, dO ([Tq] rows), K, V
   /// ([keyStages][Tk] rows).
   int64_t dqQOffset() const { return 0; }

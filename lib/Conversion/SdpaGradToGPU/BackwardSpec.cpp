@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SdpaDialect/Analysis/KernelDefaults.h"
 #include "SdpaDialect/Conversion/KernelSchema.h"
 #include "SdpaDialect/DefaultTiles.h"
 #include "SdpaDialect/Conversion/SdpaGradToGPU.h"
@@ -91,6 +92,14 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   spec.sinks = bool(op.getSinks());
   spec.deterministic = op.getDeterministic();
   spec.schedule = getKernelSchedule(op, tiles);
+  if (spec.recomputesDq() && spec.dqRowTiles > 1 && spec.dqWarps() > 1 &&
+      tiles.kv % spec.dqChunkKeys() == 0 &&
+      isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt))) {
+    TileShape chunkTiles{sm80::kMmaM * spec.dqRowTiles, spec.dqChunkKeys()};
+    MLIRContext *ctx = op->getContext();
+    spec.dqChunkSchedule = ScheduleAttr::get(
+        ctx, chunkTiles, deriveScheduleMaps(spec.band, chunkTiles, ctx));
+  }
   return spec;
 }
 

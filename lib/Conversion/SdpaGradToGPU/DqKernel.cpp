@@ -81,8 +81,7 @@ public:
   /// Keys of one chunk of a key tile at one row tile per warp (tile_kv is a
   /// multiple of 16, so a chunk is too); at two, half as many, so that S
   /// and dP of a chunk take the same registers.
-  static constexpr int64_t kChunkKeys = 64;
-  int64_t chunkKeys() const { return kChunkKeys / spec.dqRowTiles; }
+  int64_t chunkKeys() const { return spec.dqChunkKeys(); }
 
   DqKernelBuilder(ImplicitLocOpBuilder &b, const BackwardKernelSpec &spec)
       : QueryTileKernelBuilder(b, spec, spec.dqThreads()) {}
@@ -247,6 +246,39 @@ private:
     // chunk (kChunkKeys / 2 registers each) sit beside dQ at any tile_kv.
     for (int64_t key0 = 0; key0 < spec.tiles.kv; key0 += chunkKeys()) {
       int64_t keys = std::min(chunkKeys(), spec.tiles.kv - key0);
+      if (!spec.dqChunkSchedule) {
+        emitChunkProducts(k0, key0, keys, stage, edge, tile, stats, dQ);
+        continue;
+      }
+      // This warp's chunk c of key tile u is chunk u * (Tk / chunk) + c of
+      // its own schedule: computed only if its rows see a key of it, masked
+      // only if they do not all see it whole (docs/Semantics.md §3.8).
+      Value chunk = add(mul(u, idx(spec.tiles.kv / chunkKeys())),
+                        idx(key0 / chunkKeys()));
+      using arith::CmpIPredicate;
+      Value fromBegin = cmp(CmpIPredicate::sge, chunk, chunkBounds.kvBegin);
+      Value beforeEnd = cmp(CmpIPredicate::slt, chunk, chunkBounds.kvEnd);
+      Value sees = arith::AndIOp::create(b, fromBegin, beforeEnd);
+      Value beforeInterior =
+          cmp(CmpIPredicate::slt, chunk, chunkBounds.interiorBegin);
+      Value pastInterior =
+          cmp(CmpIPredicate::sge, chunk, chunkBounds.interiorEnd);
+      Value partly = arith::OrIOp::create(b, beforeInterior, pastInterior);
+      SmallVector<Value> unchanged = flatten(dQ);
+      scf::IfOp ifOp = ifElse(sees, unchanged, [&] {
+        emitChunkProducts(k0, key0, keys, stage, partly, tile, stats, dQ);
+        return flatten(dQ);
+      });
+      dQ = unflatten(ifOp.getResults(), spec.dqRowTiles);
+    }
+  }
+
+  /// S, P, dP, dS of keys [key0, key0 + keys) of the key tile at k0 (in
+  /// `stage`), masked where `edge` holds, and dQ += dS K.
+  void emitChunkProducts(Value k0, int64_t key0, int64_t keys, Value stage,
+                         Value edge, const QueryTile &tile,
+                         ArrayRef<RowStats> stats, RowTileFragments &dQ) {
+    {
       RowTileFragments p = rowKeyProducts(qSmem, kSmem, stage, key0, keys);
       RowTileFragments dS = rowKeyProducts(doSmem, vSmem, stage, key0, keys);
       for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
@@ -324,6 +356,14 @@ private:
     kStrideS = argIndex("k_stride_s");
     vStrideS = argIndex("v_stride_s");
 
+    // This warp's chunks (warp w of query tile t is tile t * warps + w of
+    // dqChunkSchedule), with the program's clamps.
+    if (spec.dqChunkSchedule) {
+      Value warpTile = add(mul(tile.qTile, idx(spec.dqWarps())), warp);
+      chunkBounds = emitForwardBounds(b, b.getLoc(), spec.dqChunkSchedule,
+                                      BoundsPolicy::ForwardKernel, warpTile,
+                                      tile.seqQ, seqKv);
+    }
     // The key tiles of query tile t: exactly [kv_begin(t), kv_end(t)), the
     // unmasked interior inside (the forward's bounds and clamps).
     ForwardBounds bounds =
@@ -364,6 +404,8 @@ private:
   // The first copy group (Q): every wait names it.
   Value copyGroup;
   Value kBase, vBase, kStrideS, vStrideS;
+  // With spec.dqChunkSchedule: this warp's chunks of its own schedule.
+  ForwardBounds chunkBounds;
 };
 
 } // namespace
