@@ -189,7 +189,7 @@ struct BackwardKernelSpec {
   /// it and masks it only if they do not all see it whole
   /// (docs/Semantics.md §3.8). At gpt-oss's band each warp skips 1 of 6
   /// chunks and masks 2 of the 4 edge ones: the kernel's PTX
-  /// warp-instructions fell 12% and ptxas 13.0 took 8-14 registers fewer.
+  /// warp-instructions fell 13% and ptxas 13.0 took 8-14 registers fewer.
   /// At one row tile (d 80) it took 32 more, a block fewer an SM. Null
   /// otherwise.
   ScheduleAttr dqChunkSchedule;
