@@ -25,7 +25,7 @@
 // CHUNK-NEXT: affine.min #[[CIE]](%[[X]])
 // CHUNK: scf.for %[[U:[a-z0-9_]+]] =
 // CHUNK: %[[U2:.+]] = arith.muli %[[U]], %c2{{(_[0-9]+)?}} : index
-// CHUNK-NEXT: %[[CHUNK:.+]] = arith.addi %[[U2]], %{{.+}} : index
+// CHUNK: %[[CHUNK:.+]] = arith.addi %[[U2]], %{{.+}} : index
 // CHUNK-NEXT: %[[FROM:.+]] = arith.cmpi sge, %[[CHUNK]], %[[B]] : index
 // CHUNK-NEXT: %[[TO:.+]] = arith.cmpi slt, %[[CHUNK]], %[[E]] : index
 // CHUNK-NEXT: %[[SEES:.+]] = arith.andi %[[FROM]], %[[TO]] : i1

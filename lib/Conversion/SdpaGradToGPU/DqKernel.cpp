@@ -253,8 +253,10 @@ private:
       // This warp's chunk c of key tile u is chunk u * (Tk / chunk) + c of
       // its own schedule: computed only if its rows see a key of it, masked
       // only if they do not all see it whole (docs/Semantics.md §3.8).
-      Value chunk = add(mul(u, idx(spec.tiles.kv / chunkKeys())),
-                        idx(key0 / chunkKeys()));
+      // (One op per statement: the IR's order must not depend on the
+      // compiler's order of evaluating arguments.)
+      Value firstChunk = mul(u, idx(spec.tiles.kv / chunkKeys()));
+      Value chunk = add(firstChunk, idx(key0 / chunkKeys()));
       using arith::CmpIPredicate;
       Value fromBegin = cmp(CmpIPredicate::sge, chunk, chunkBounds.kvBegin);
       Value beforeEnd = cmp(CmpIPredicate::slt, chunk, chunkBounds.kvEnd);
