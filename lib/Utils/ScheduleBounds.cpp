@@ -95,6 +95,26 @@ ForwardBounds mlir::sdpa::emitWarpBounds(OpBuilder &builder, Location loc,
   return {r.begin, r.end, r.interiorBegin, r.interiorEnd};
 }
 
+std::pair<Value, Value> mlir::sdpa::emitVisitTests(OpBuilder &builder,
+                                                   Location loc,
+                                                   const ForwardBounds &bounds,
+                                                   Value x) {
+  using arith::CmpIPredicate;
+  auto cmp = [&](CmpIPredicate pred, Value y) -> Value {
+    return arith::CmpIOp::create(builder, loc, pred, x, y);
+  };
+  // One op per statement: the IR's order must not depend on the compiler's
+  // order of evaluating arguments.
+  Value fromBegin = cmp(CmpIPredicate::sge, bounds.kvBegin);
+  Value beforeEnd = cmp(CmpIPredicate::slt, bounds.kvEnd);
+  Value visited = arith::AndIOp::create(builder, loc, fromBegin, beforeEnd);
+  Value beforeInterior = cmp(CmpIPredicate::slt, bounds.interiorBegin);
+  Value pastInterior = cmp(CmpIPredicate::sge, bounds.interiorEnd);
+  Value masked =
+      arith::OrIOp::create(builder, loc, beforeInterior, pastInterior);
+  return {visited, masked};
+}
+
 BackwardBounds mlir::sdpa::emitBackwardBounds(OpBuilder &builder, Location loc,
                                               ScheduleAttr schedule,
                                               BoundsPolicy policy, Value kvTile,
@@ -122,9 +142,13 @@ ScheduleAttr mlir::sdpa::getKernelSchedule(AttentionOpInterface op,
     return schedule;
   if (schedule)
     tiles = schedule.getTileShape();
-  MLIRContext *ctx = op->getContext();
-  return ScheduleAttr::get(
-      ctx, tiles, deriveScheduleMaps(op.getMaskAttr().getBand(), tiles, ctx));
+  return deriveSchedule(op.getMaskAttr().getBand(), tiles, op->getContext());
+}
+
+ScheduleAttr mlir::sdpa::deriveSchedule(const Band &band, TileShape tiles,
+                                        MLIRContext *context) {
+  return ScheduleAttr::get(context, tiles,
+                           deriveScheduleMaps(band, tiles, context));
 }
 
 FailureOr<ClampedBounds<int64_t>>

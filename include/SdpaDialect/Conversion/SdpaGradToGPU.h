@@ -180,9 +180,10 @@ struct BackwardKernelSpec {
   int64_t dqWarps() const { return tiles.q / (sm80::kMmaM * dqRowTiles); }
   int64_t dqThreads() const { return dqWarps() * sm80::kWarpSize; }
   /// Keys of one chunk of a key tile in bwd_dq: 64 at one row tile per
-  /// warp, 32 at two, so that S and dP of a chunk take the same registers.
-  static constexpr int64_t kDqChunkElems = 64;
-  int64_t dqChunkKeys() const { return kDqChunkElems / dqRowTiles; }
+  /// warp, 32 at two, so that S and dP of a chunk take the same registers
+  /// (tile_kv is a multiple of 16, so a chunk is too).
+  static constexpr int64_t kDqChunkKeysOneRowTile = 64;
+  int64_t dqChunkKeys() const { return kDqChunkKeysOneRowTile / dqRowTiles; }
   /// The band's schedule over one bwd_dq warp's rows and a chunk of keys,
   /// for a narrow band, several warps of two row tiles, and key tiles the
   /// chunks divide: a warp computes a chunk only if its rows see a key of

@@ -78,11 +78,10 @@ struct ForwardKernelSpec {
   /// 80 to 128 registers and spilled 4 to 16 bytes (ptxas 13.0: dense
   /// causal d 8 and 56, THD causal d 40), where kMaxRegistersSmallHeadDim
   /// suffice without a spill. The narrow-band kernels (key tiles of 32)
-  /// keep ptxas's choice: it does not spill there, and it is the occupancy
-  /// measured for gpt-oss.
-  /// With a warp schedule the kernel keeps the four blocks an SM ran
-  /// before (125 to 128 registers): left to itself, ptxas 13.0 took up to
-  /// 165 for the warp's branches.
+  /// ask for the four blocks an SM that ptxas's own choice gave them before
+  /// the warp schedule (125 to 128 registers, the occupancy measured for
+  /// gpt-oss): with the warps' branches, left to itself, ptxas 13.0 took up
+  /// to 165. Other narrow-band kernels keep ptxas's choice.
   std::optional<int64_t> minBlocksPerSm;
   static constexpr int64_t kMaxRegistersSmallHeadDim = 168;
   static constexpr int64_t kMaxRegistersWarpWalk = 128;

@@ -47,6 +47,12 @@ ForwardBounds emitWarpBounds(OpBuilder &builder, Location loc,
                              const ForwardBounds &program, Value warpTile,
                              Value seqQ, Value seqKv);
 
+/// Of tile `x` of a walk with bounds `bounds` (i1s): whether it is visited
+/// (in [kvBegin, kvEnd)) and whether it needs the cell mask (outside
+/// [interiorBegin, interiorEnd)), signed compares.
+std::pair<Value, Value> emitVisitTests(OpBuilder &builder, Location loc,
+                                       const ForwardBounds &bounds, Value x);
+
 /// Emits the backward bounds of key tile `kvTile` with the clamps of
 /// `policy`.
 BackwardBounds emitBackwardBounds(OpBuilder &builder, Location loc,
@@ -65,6 +71,10 @@ Value emitRelayTurn(OpBuilder &builder, Location loc, ScheduleAttr schedule,
 /// (and its schedule specialized to them) the kernel takes the same schedule
 /// over symbolic lengths.
 ScheduleAttr getKernelSchedule(AttentionOpInterface op, TileShape tiles);
+
+/// The schedule derived from `band` for `tiles`, over symbolic lengths.
+ScheduleAttr deriveSchedule(const Band &band, TileShape tiles,
+                            MLIRContext *context);
 
 /// The bounds of one tile, emitted with constant operands and folded: what
 /// the IR of `policy` computes, for tests and fuzzers. `tile` is the query

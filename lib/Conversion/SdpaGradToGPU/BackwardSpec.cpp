@@ -95,10 +95,9 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (spec.recomputesDq() && spec.dqRowTiles > 1 && spec.dqWarps() > 1 &&
       tiles.kv % spec.dqChunkKeys() == 0 &&
       isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt))) {
-    TileShape chunkTiles{sm80::kMmaM * spec.dqRowTiles, spec.dqChunkKeys()};
-    MLIRContext *ctx = op->getContext();
-    spec.dqChunkSchedule = ScheduleAttr::get(
-        ctx, chunkTiles, deriveScheduleMaps(spec.band, chunkTiles, ctx));
+    spec.dqChunkSchedule = deriveSchedule(
+        spec.band, {sm80::kMmaM * spec.dqRowTiles, spec.dqChunkKeys()},
+        op->getContext());
   }
   return spec;
 }

@@ -78,9 +78,7 @@ RowTileFragments unflatten(ValueRange flat, int64_t rowTiles) {
 
 class DqKernelBuilder : public QueryTileKernelBuilder {
 public:
-  /// Keys of one chunk of a key tile at one row tile per warp (tile_kv is a
-  /// multiple of 16, so a chunk is too); at two, half as many, so that S
-  /// and dP of a chunk take the same registers.
+  /// Keys of one chunk of a key tile (BackwardKernelSpec::dqChunkKeys).
   int64_t chunkKeys() const { return spec.dqChunkKeys(); }
 
   DqKernelBuilder(ImplicitLocOpBuilder &b, const BackwardKernelSpec &spec)
@@ -243,7 +241,7 @@ private:
     Value k0 = mul(u, idx(spec.tiles.kv));
 
     // The key tile in chunks of chunkKeys() keys, so that S and dP of a
-    // chunk (kChunkKeys / 2 registers each) sit beside dQ at any tile_kv.
+    // chunk (32 registers each) sit beside dQ at any tile_kv.
     for (int64_t key0 = 0; key0 < spec.tiles.kv; key0 += chunkKeys()) {
       int64_t keys = std::min(chunkKeys(), spec.tiles.kv - key0);
       if (!spec.dqChunkSchedule) {
@@ -257,15 +255,8 @@ private:
       // compiler's order of evaluating arguments.)
       Value firstChunk = mul(u, idx(spec.tiles.kv / chunkKeys()));
       Value chunk = add(firstChunk, idx(key0 / chunkKeys()));
-      using arith::CmpIPredicate;
-      Value fromBegin = cmp(CmpIPredicate::sge, chunk, chunkBounds.kvBegin);
-      Value beforeEnd = cmp(CmpIPredicate::slt, chunk, chunkBounds.kvEnd);
-      Value sees = arith::AndIOp::create(b, fromBegin, beforeEnd);
-      Value beforeInterior =
-          cmp(CmpIPredicate::slt, chunk, chunkBounds.interiorBegin);
-      Value pastInterior =
-          cmp(CmpIPredicate::sge, chunk, chunkBounds.interiorEnd);
-      Value partly = arith::OrIOp::create(b, beforeInterior, pastInterior);
+      auto [sees, partly] =
+          emitVisitTests(b, b.getLoc(), chunkBounds, chunk);
       SmallVector<Value> unchanged = flatten(dQ);
       scf::IfOp ifOp = ifElse(sees, unchanged, [&] {
         emitChunkProducts(k0, key0, keys, stage, partly, tile, stats, dQ);
@@ -280,37 +271,35 @@ private:
   void emitChunkProducts(Value k0, int64_t key0, int64_t keys, Value stage,
                          Value edge, const QueryTile &tile,
                          ArrayRef<RowStats> stats, RowTileFragments &dQ) {
-    {
-      RowTileFragments p = rowKeyProducts(qSmem, kSmem, stage, key0, keys);
-      RowTileFragments dS = rowKeyProducts(doSmem, vSmem, stage, key0, keys);
-      for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
-        formProbabilitiesAndGradients(p[mt], dS[mt], stats[mt]);
-      p = emitBandMask(p, tile, add(k0, idx(key0)), edge);
-      for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
-        for (int64_t j = 0; j < int64_t(p[mt].size()); ++j)
-          for (int64_t i = 0; i < 2; ++i)
-            for (int64_t e = 0; e < 2; ++e)
-              dS[mt][j] = insert(fmul(extract(p[mt][j], i, e),
-                                      extract(dS[mt][j], i, e)),
-                                 dS[mt][j], i, e);
+    RowTileFragments p = rowKeyProducts(qSmem, kSmem, stage, key0, keys);
+    RowTileFragments dS = rowKeyProducts(doSmem, vSmem, stage, key0, keys);
+    for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+      formProbabilitiesAndGradients(p[mt], dS[mt], stats[mt]);
+    p = emitBandMask(p, tile, add(k0, idx(key0)), edge);
+    for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+      for (int64_t j = 0; j < int64_t(p[mt].size()); ++j)
+        for (int64_t i = 0; i < 2; ++i)
+          for (int64_t e = 0; e < 2; ++e)
+            dS[mt][j] = insert(fmul(extract(p[mt][j], i, e),
+                                    extract(dS[mt][j], i, e)),
+                               dS[mt][j], i, e);
 
-      // dQ += dS K: the keys are the reduction (K's rows, read transposed);
-      // a K^T fragment serves every row tile. Two per ldmatrix where a warp
-      // holds two row tiles: with one, ptxas 13.0 holds this kernel at 168
-      // registers and the pair's second fragment spilled (d 80, 20 bytes).
-      for (int64_t kq = 0; kq < keys / sm80::kMmaK; ++kq) {
-        SmallVector<Value> a;
-        for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
-          a.push_back(accumulatorsToA(dS[mt][2 * kq], dS[mt][2 * kq + 1]));
-        Value row0 = idx(key0 + kq * sm80::kMmaK);
-        forEachBTransposed(
-            kSmem, row0, [&](int64_t dn) { return idx(dn * sm80::kMmaN); },
-            stage, dQ.front().size(), [&](int64_t dn, Value bFrag) {
-              for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
-                dQ[mt][dn] = mma(a[mt], bFrag, dQ[mt][dn]);
-            },
-            /*paired=*/spec.dqRowTiles > 1);
-      }
+    // dQ += dS K: the keys are the reduction (K's rows, read transposed);
+    // a K^T fragment serves every row tile. Two per ldmatrix where a warp
+    // holds two row tiles: with one, ptxas 13.0 holds this kernel at 168
+    // registers and the pair's second fragment spilled (d 80, 20 bytes).
+    for (int64_t kq = 0; kq < keys / sm80::kMmaK; ++kq) {
+      SmallVector<Value> a;
+      for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+        a.push_back(accumulatorsToA(dS[mt][2 * kq], dS[mt][2 * kq + 1]));
+      Value row0 = idx(key0 + kq * sm80::kMmaK);
+      forEachBTransposed(
+          kSmem, row0, [&](int64_t dn) { return idx(dn * sm80::kMmaN); },
+          stage, dQ.front().size(), [&](int64_t dn, Value bFrag) {
+            for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+              dQ[mt][dn] = mma(a[mt], bFrag, dQ[mt][dn]);
+          },
+          /*paired=*/spec.dqRowTiles > 1);
     }
   }
 
@@ -359,7 +348,7 @@ private:
     vStrideS = argIndex("v_stride_s");
 
     // This warp's chunks (warp w of query tile t is tile t * warps + w of
-    // dqChunkSchedule), with the program's clamps.
+    // dqChunkSchedule), with the forward kernel's clamps.
     if (spec.dqChunkSchedule) {
       Value warpTile = add(mul(tile.qTile, idx(spec.dqWarps())), warp);
       chunkBounds = emitForwardBounds(b, b.getLoc(), spec.dqChunkSchedule,

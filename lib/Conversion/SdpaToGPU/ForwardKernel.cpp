@@ -170,19 +170,6 @@ void ForwardKernelBuilder::emitScheduleBounds() {
                               warpTile, seqQ, seqKv);
 }
 
-std::pair<Value, Value> ForwardKernelBuilder::emitWarpTests(Value u) {
-  using arith::CmpIPredicate;
-  // One op per statement: the IR's order must not depend on the compiler's
-  // order of evaluating arguments.
-  Value fromBegin = cmp(CmpIPredicate::sge, u, warpBounds.kvBegin);
-  Value beforeEnd = cmp(CmpIPredicate::slt, u, warpBounds.kvEnd);
-  Value sees = arith::AndIOp::create(b, fromBegin, beforeEnd);
-  Value beforeInterior = cmp(CmpIPredicate::slt, u, warpBounds.interiorBegin);
-  Value pastInterior = cmp(CmpIPredicate::sge, u, warpBounds.interiorEnd);
-  Value partly = arith::OrIOp::create(b, beforeInterior, pastInterior);
-  return {sees, partly};
-}
-
 SmallVector<Value> ForwardKernelBuilder::emitScoresToProbabilities(
     Value u, Value stage, TileMask mask, Value warpMasks,
     SoftmaxState &state) {
@@ -220,39 +207,40 @@ void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
   waitGroups(1);
   gpu::BarrierOp::create(b);
   copyKvTileAsync(k, kBase, kStrideS, next, kSmem, nextStage);
+  SmallVector<Value> pFrags;
+  Value sees; // null: every warp computes the step
   if (mask == TileMask::None || !spec.warpSchedule) {
-    SmallVector<Value> pFrags =
-        emitScoresToProbabilities(u, stage, mask, Value(), state);
-    // V(u) has landed; every warp is past P V of the previous step.
-    waitGroups(1);
-    gpu::BarrierOp::create(b);
-    copyKvTileAsync(v, vBase, vStrideS, next, vSmem, nextStage);
-    accumulateValues(pFrags, stage, state);
-    return;
+    pFrags = emitScoresToProbabilities(u, stage, mask, Value(), state);
+  } else {
+    // A masked step of a warp walk: this warp computes only if its rows
+    // see a key of the tile (else nothing it keeps would change, Semantics
+    // §3.8), and masks only if they do not all see it whole.
+    Value partly;
+    std::tie(sees, partly) = emitVisitTests(b, b.getLoc(), warpBounds, u);
+    Value noFrag = zeroProbabilityFragment();
+    int64_t frags = spec.rowTilesPerWarp() * (spec.tiles.kv / sm80::kMmaK);
+    SmallVector<Value> skipped(frags, noFrag);
+    llvm::append_range(skipped, state.flatten());
+    int64_t rows = state.rowMax.size(), accs = state.acc.size();
+    scf::IfOp softmax = ifElse(sees, skipped, [&] {
+      SmallVector<Value> computed =
+          emitScoresToProbabilities(u, stage, mask, partly, state);
+      llvm::append_range(computed, state.flatten());
+      return computed;
+    });
+    ValueRange results = softmax.getResults();
+    pFrags.assign(results.begin(), results.begin() + frags);
+    state = SoftmaxState::unflatten(results.drop_front(frags), rows, accs);
   }
 
-  // A masked step of a warp walk: this warp computes only if its rows see
-  // a key of the tile (else nothing it keeps would change, Semantics §3.8),
-  // and masks only if they do not all see it whole.
-  auto [sees, partly] = emitWarpTests(u);
-  Value noFrag = zeroProbabilityFragment();
-  int64_t frags = spec.rowTilesPerWarp() * (spec.tiles.kv / sm80::kMmaK);
-  SmallVector<Value> skipped(frags, noFrag);
-  llvm::append_range(skipped, state.flatten());
-  int64_t rows = state.rowMax.size(), accs = state.acc.size();
-  scf::IfOp softmax = ifElse(sees, skipped, [&] {
-    SmallVector<Value> computed =
-        emitScoresToProbabilities(u, stage, mask, partly, state);
-    llvm::append_range(computed, state.flatten());
-    return computed;
-  });
-  ValueRange results = softmax.getResults();
-  SmallVector<Value> pFrags(results.take_front(frags));
-  state = SoftmaxState::unflatten(results.drop_front(frags), rows, accs);
-
+  // V(u) has landed; every warp is past P V of the previous step.
   waitGroups(1);
   gpu::BarrierOp::create(b);
   copyKvTileAsync(v, vBase, vStrideS, next, vSmem, nextStage);
+  if (!sees) {
+    accumulateValues(pFrags, stage, state);
+    return;
+  }
   SmallVector<Value> unchanged(state.acc);
   scf::IfOp values = ifElse(sees, unchanged, [&] {
     accumulateValues(pFrags, stage, state);

@@ -56,9 +56,6 @@ private:
   void emitScheduleBounds();
   Value emitTileLoop(Value lo, Value hi, TileMask mask, SoftmaxState &state);
   void emitKvStep(Value u, TileMask mask, SoftmaxState &state);
-  /// Of masked step `u` with a warp schedule (i1s): whether this warp's
-  /// rows see a key of tile u and whether they do not all see it whole.
-  std::pair<Value, Value> emitWarpTests(Value u);
   /// S, its mask and the online softmax of step `u`: P's A fragments.
   SmallVector<Value> emitScoresToProbabilities(Value u, Value stage,
                                                TileMask mask, Value warpMasks,

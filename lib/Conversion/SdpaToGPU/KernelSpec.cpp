@@ -82,10 +82,8 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   spec.sinks = bool(op.getSinks());
   spec.schedule = getKernelSchedule(op, spec.tiles);
   if (narrow && spec.walksPerWarp()) {
-    TileShape warpTiles{spec.rowsPerWarp(), spec.tiles.kv};
-    MLIRContext *ctx = op->getContext();
-    spec.warpSchedule = ScheduleAttr::get(
-        ctx, warpTiles, deriveScheduleMaps(spec.band, warpTiles, ctx));
+    spec.warpSchedule = deriveSchedule(
+        spec.band, {spec.rowsPerWarp(), spec.tiles.kv}, op->getContext());
     spec.minBlocksPerSm =
         blocksWithin(ForwardKernelSpec::kMaxRegistersWarpWalk);
   }
