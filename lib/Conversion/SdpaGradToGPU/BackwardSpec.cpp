@@ -99,6 +99,12 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
         spec.band, {sm80::kMmaM * spec.dqRowTiles, spec.dqChunkKeys()},
         op->getContext());
   }
+  if (spec.recomputesDq() &&
+      spec.mmaHeadDim <= BackwardKernelSpec::kMaxChunkedMainHeadDim &&
+      isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt)))
+    spec.mainChunkSchedule = deriveSchedule(
+        spec.band, {BackwardKernelSpec::kMainChunkQueries, sm80::kMmaM},
+        op->getContext());
   return spec;
 }
 
