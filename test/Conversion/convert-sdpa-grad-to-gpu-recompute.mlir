@@ -70,12 +70,12 @@
 // MAIN: scf.for
 // MAIN-COUNT-8: nvgpu.ldmatrix
 // MAIN: %[[T4:.+]] = arith.muli %{{.+}}, %c4{{(_[0-9]+)?}} : index
-// MAIN: %[[CHUNK:.+]] = arith.addi %[[T4]], %c0{{(_[0-9]+)?}} : index
-// MAIN-NEXT: %[[FROM:.+]] = arith.cmpi sge, %[[CHUNK]], %[[B]] : index
-// MAIN-NEXT: %[[TO:.+]] = arith.cmpi slt, %[[CHUNK]], %[[E]] : index
+// MAIN: %[[CH:.+]] = arith.addi %[[T4]], %c0{{(_[0-9]+)?}} : index
+// MAIN-NEXT: %[[FROM:.+]] = arith.cmpi sge, %[[CH]], %[[B]] : index
+// MAIN-NEXT: %[[TO:.+]] = arith.cmpi slt, %[[CH]], %[[E]] : index
 // MAIN-NEXT: %[[SEES:.+]] = arith.andi %[[FROM]], %[[TO]] : i1
-// MAIN-NEXT: %[[BELOW:.+]] = arith.cmpi slt, %[[CHUNK]], %{{.+}} : index
-// MAIN-NEXT: %[[ABOVE:.+]] = arith.cmpi sge, %[[CHUNK]], %{{.+}} : index
+// MAIN-NEXT: %[[BELOW:.+]] = arith.cmpi slt, %[[CH]], %{{.+}} : index
+// MAIN-NEXT: %[[ABOVE:.+]] = arith.cmpi sge, %[[CH]], %{{.+}} : index
 // MAIN-NEXT: %[[PARTLY:.+]] = arith.ori %[[BELOW]], %[[ABOVE]] : i1
 // MAIN-NEXT: scf.if %[[SEES]] -> (vector<2x2xf32>
 // MAIN: nvgpu.mma.sync
