@@ -101,6 +101,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   }
   if (spec.recomputesDq() &&
       spec.mmaHeadDim <= BackwardKernelSpec::kMaxChunkedMainHeadDim &&
+      tiles.q % BackwardKernelSpec::kMainChunkQueries == 0 &&
       isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt)))
     spec.mainChunkSchedule = deriveSchedule(
         spec.band, {BackwardKernelSpec::kMainChunkQueries, sm80::kMmaM},

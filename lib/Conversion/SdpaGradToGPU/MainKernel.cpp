@@ -446,9 +446,12 @@ void MainKernelBuilder::emitChunkedVisit(const QueryVisit &visit, Value stage,
       recomputeProbabilities(p, dP, stage, firstBlock);
       p = emitBandMask(p, visit.q0, partly, firstBlock);
       SmallVector<Value> dS = formScoreGradients(p, dP, stage, firstBlock);
-      Value aP = accumulatorsToA(p[0], p[1]);
-      Value aS = accumulatorsToA(dS[0], dS[1]);
-      accumulateGradients(aP, aS, idx(c * chunkQueries), stage, acc);
+      for (int64_t kq = 0; kq < chunkQueries / sm80::kMmaK; ++kq) {
+        Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
+        Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
+        Value query0 = idx(c * chunkQueries + kq * sm80::kMmaK);
+        accumulateGradients(aP, aS, query0, stage, acc);
+      }
       return acc.flatten();
     });
     acc = GradAccumulators::unflatten(ifOp.getResults());
