@@ -69,16 +69,6 @@ ClampedBounds<int64_t> evaluateForwardBounds(const ScheduleMaps &maps,
   return bounds_rules::forward(e, policy, maps, t, seqQ, seqKv);
 }
 
-ClampedBounds<int64_t>
-evaluateWarpBounds(const ScheduleMaps &warpMaps,
-                   const ClampedBounds<int64_t> &program, int64_t warpTile,
-                   int64_t seqQ, int64_t seqKv) {
-  IntegerEmitter e;
-  ClampedBounds<int64_t> own = bounds_rules::forward(
-      e, BoundsPolicy::ForwardKernel, warpMaps, warpTile, seqQ, seqKv);
-  return bounds_rules::nestInto(e, program, own);
-}
-
 ClampedBounds<int64_t> evaluateBackwardBounds(const ScheduleMaps &maps,
                                               TileShape tiles,
                                               BoundsPolicy policy, int64_t u,

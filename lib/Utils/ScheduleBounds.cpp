@@ -80,21 +80,6 @@ ForwardBounds mlir::sdpa::emitForwardBounds(OpBuilder &builder, Location loc,
   return {r.begin, r.end, r.interiorBegin, r.interiorEnd};
 }
 
-ForwardBounds mlir::sdpa::emitWarpBounds(OpBuilder &builder, Location loc,
-                                         ScheduleAttr warpSchedule,
-                                         const ForwardBounds &program,
-                                         Value warpTile, Value seqQ,
-                                         Value seqKv) {
-  IREmitter e{builder, loc};
-  ClampedBounds<Value> own =
-      bounds_rules::forward(e, BoundsPolicy::ForwardKernel,
-                            warpSchedule.getMaps(), warpTile, seqQ, seqKv);
-  ClampedBounds<Value> outer{program.kvBegin, program.kvEnd,
-                             program.interiorBegin, program.interiorEnd};
-  ClampedBounds<Value> r = bounds_rules::nestInto(e, outer, own);
-  return {r.begin, r.end, r.interiorBegin, r.interiorEnd};
-}
-
 std::pair<Value, Value> mlir::sdpa::emitVisitTests(OpBuilder &builder,
                                                    Location loc,
                                                    const ForwardBounds &bounds,

@@ -1,53 +1,5 @@
 // RUN: %sdpa_opt %s --sdpa-derive-bounds="tile-q=64 tile-kv=64" --convert-sdpa-to-gpu | FileCheck %s
 // RUN: %sdpa_opt %s --sdpa-derive-bounds="tile-q=64 tile-kv=64" --convert-sdpa-to-gpu="host-program=false" | FileCheck %s --check-prefix=TAG
-// RUN: %sdpa_opt %s --sdpa-derive-bounds="tile-q=64 tile-kv=32" --convert-sdpa-to-gpu | FileCheck %s --check-prefix=WARP
-
-/// Warp bounds (docs/Semantics.md §3.8), at the default gpt-oss tiles 64 x 32
-/// with four warps of 16 rows: warp w of query tile t is tile 4t + w of the
-/// band tiled 16 x 32. By hand, its rows [16x, 16x + 15] (x = 4t + w) see
-/// keys [16x - 127, 16x + 15]: key tiles from (16x - 127) floordiv 32 to
-/// (16x + 15) floordiv 32; unmasked from the first tile whose first key is
-/// at least the last row's first, (16x + 15 - 127) / 32 rounded up =
-/// (x - 7) ceildiv 2, up to those ending by the first row's last key,
-/// below (16x + 1) floordiv 32. A masked step computes only inside the
-/// warp's range and masks only outside its interior; the kernel asks for
-/// four blocks an SM (128 registers). The wide causal kernel has none.
-// WARP-DAG: #[[WB:.+]] = affine_map<(d0)[s0, s1] -> (0, (d0 * 16 - 127) floordiv 32, {{.*}})>
-// WARP-DAG: #[[WE:.+]] = affine_map<(d0)[s0, s1] -> (s1 ceildiv 32, (d0 * 16 + 15) floordiv 32 + 1, {{.*}})>
-// WARP-DAG: #[[WIB:.+]] = affine_map<(d0)[s0, s1] -> (0, (d0 - 7) ceildiv 2)>
-// WARP-DAG: #[[WIE:.+]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 32, (d0 * 16 + 1) floordiv 32)>
-// WARP-LABEL: gpu.func @sdpa_fwd_0
-// WARP-SAME: nvvm.minctasm = 4
-// WARP: %[[TID:.+]] = gpu.thread_id  x
-// WARP: %[[WARP:.+]] = arith.divui %[[TID]], %{{.+}} : index
-// WARP: %[[BX:.+]] = gpu.block_id  x
-// WARP: %[[X4:.+]] = arith.muli %[[BX]], %{{.+}} : index
-// WARP: %[[X:.+]] = arith.addi %[[X4]], %[[WARP]] : index
-// WARP-NEXT: affine.max #[[WB]](%[[X]])
-// WARP-NEXT: affine.min #[[WE]](%[[X]])
-// WARP-NEXT: affine.max #[[WIB]](%[[X]])
-// WARP-NEXT: affine.min #[[WIE]](%[[X]])
-// WARP: nvgpu.device_async_copy
-// WARP: %[[FROM:.+]] = arith.cmpi sge, %[[U:.+]], %{{.+}} : index
-// WARP-NEXT: %[[TO:.+]] = arith.cmpi slt, %[[U]], %{{.+}} : index
-// WARP-NEXT: %[[SEES:.+]] = arith.andi %[[FROM]], %[[TO]] : i1
-// WARP-NEXT: %[[BELOW:.+]] = arith.cmpi slt, %[[U]], %{{.+}} : index
-// WARP-NEXT: %[[ABOVE:.+]] = arith.cmpi sge, %[[U]], %{{.+}} : index
-// WARP-NEXT: %[[PARTLY:.+]] = arith.ori %[[BELOW]], %[[ABOVE]] : i1
-// WARP: scf.if %[[SEES]] -> (vector<4x2xbf16>, vector<4x2xbf16>, f32, f32, f32, f32, vector<2x2xf32>
-// WARP: nvvm.mma.sync
-// WARP: scf.if %[[PARTLY]] -> (f32,
-// WARP: arith.select
-// WARP: gpu.barrier
-// WARP: scf.if %[[SEES]] -> (vector<2x2xf32>
-// WARP: } {sdpa.masked}
-// WARP: } {sdpa.interior}
-// WARP: } {sdpa.masked}
-// WARP: } {sdpa.key_tail, sdpa.masked}
-// WARP-LABEL: gpu.func @sdpa_fwd_1
-// WARP-NOT: minctasm
-// WARP-NOT: scf.if %{{.+}} -> (vector<4x2xf16>
-// WARP: gpu.return
 
 /// The gpt-oss window (L = 127, R = 0, top-left) with 64x64 tiles. By hand:
 /// query tile t sees keys [64t - 127, 64t + 63], so it visits key tiles from

@@ -115,55 +115,6 @@ TEST_F(ScheduleBoundsTest, EveryPolicyFoldsToTheMask) {
   }
 }
 
-/// The warps of a forward program (ForwardKernelSpec::warpSchedule): warp w
-/// of query tile t is tile t * warps + w of the band tiled rows x Tk, its
-/// bounds nested into the program's (bounds_rules::nestInto). The warps'
-/// ranges together visit every key tile the program does, and each is
-/// exactly the key tiles its rows see a key of, unmasked exactly where they
-/// all see every key of a full key tile.
-TEST_F(ScheduleBoundsTest, WarpRangesSplitTheirProgramsRange) {
-  CaseGenerator gen(/*seed=*/23);
-  for (int i = 0; i < 300; ++i) {
-    int64_t seqQ = gen.uniform(1, 90), seqKv = gen.uniform(1, 90);
-    Band band = gen.band(std::max(seqQ, seqKv));
-    int64_t warps = gen.uniform(1, 4), rows = gen.tile(), tileKv = gen.tile();
-    TileShape tiles{rows * warps, tileKv}, warpTiles{rows, tileKv};
-    ScheduleMaps maps = deriveScheduleMaps(band, tiles, &context);
-    ScheduleMaps warpMaps = deriveScheduleMaps(band, warpTiles, &context);
-    BruteForceMask warpMask(band, warpTiles, seqQ, seqKv);
-    for (int64_t t = 0; t * tiles.q < seqQ; ++t) {
-      ClampedBounds<int64_t> program = evaluateForwardBounds(
-          maps, BoundsPolicy::ForwardKernel, t, seqQ, seqKv);
-      std::vector<bool> visited(std::max<int64_t>(program.end, 0), false);
-      for (int64_t w = 0; w < warps; ++w) {
-        int64_t warpTile = t * warps + w;
-        if (warpTile >= warpMask.numQTiles)
-          continue; // rows past Sq: never stored
-        ClampedBounds<int64_t> own =
-            evaluateWarpBounds(warpMaps, program, warpTile, seqQ, seqKv);
-        std::string where = "case " + std::to_string(i) + " q_tile " +
-                            std::to_string(t) + " warp " + std::to_string(w);
-        for (int64_t u = 0; u < warpMask.numKvTiles; ++u) {
-          bool computes = inRange(own.begin, own.end, u);
-          ASSERT_EQ(computes, warpMask.anyVisible(warpTile, u))
-              << where << " kv_tile " << u;
-          if (!computes)
-            continue;
-          ASSERT_TRUE(inRange(program.begin, program.end, u))
-              << where << " kv_tile " << u;
-          visited[u] = true;
-          ASSERT_EQ(inRange(own.interiorBegin, own.interiorEnd, u),
-                    warpMask.interior(warpTile, u))
-              << where << " kv_tile " << u;
-        }
-      }
-      for (int64_t u = program.begin; u < program.end; ++u)
-        ASSERT_TRUE(visited[u]) << "case " << i << " q_tile " << t
-                                << ": no warp computes kv_tile " << u;
-    }
-  }
-}
-
 /// bwd_main's warp chunks (docs/Semantics.md §3.8): warp w of key tile u
 /// holds key block u * warps + w, and query tile t is chunks
 /// [t * Tq / chunk, (t + 1) * Tq / chunk) of the band tiled chunk x block.

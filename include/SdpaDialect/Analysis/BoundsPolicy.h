@@ -132,35 +132,6 @@ ClampedBounds<V> backward(E &e, BoundsPolicy policy, const ScheduleMaps &maps,
   return r;
 }
 
-/// The bounds of one warp of a forward program (docs/Semantics.md §3.8):
-/// the warp's own bounds `own` (the ForwardKernel policy of its rows'
-/// schedule) clamped into the program's visits [outer.begin, outer.end):
-///
-///   begin         = max(min(own.begin, outer.end), outer.begin)
-///   end           = max(min(own.end, outer.end), begin)
-///   interiorBegin = max(min(own.interiorBegin, end), begin)
-///   interiorEnd   = max(min(own.interiorEnd, end), interiorBegin)
-///
-/// On the program's steps the warp computes [begin, end) and masks the
-/// steps outside [interiorBegin, interiorEnd), as its own bounds say: the
-/// clamps change no step's outcome, they state the steps in the program's
-/// terms (and ptxas 13.0 allocated the kernel without a stack frame only
-/// with them: f16 d 64 diagonal band, 2026-12-05).
-template <typename E, typename V = typename E::Value>
-ClampedBounds<V> nestInto(E &e, const ClampedBounds<V> &outer,
-                          const ClampedBounds<V> &own) {
-  ClampedBounds<V> r;
-  V beginBelow = e.pairMin(own.begin, outer.end, PairStyle::Arith);
-  r.begin = e.pairMax(beginBelow, outer.begin, PairStyle::Arith);
-  V endBelow = e.pairMin(own.end, outer.end, PairStyle::Arith);
-  r.end = e.pairMax(endBelow, r.begin, PairStyle::Arith);
-  V firstBelow = e.pairMin(own.interiorBegin, r.end, PairStyle::Arith);
-  r.interiorBegin = e.pairMax(firstBelow, r.begin, PairStyle::Arith);
-  V lastBelow = e.pairMin(own.interiorEnd, r.end, PairStyle::Arith);
-  r.interiorEnd = e.pairMax(lastBelow, r.interiorBegin, PairStyle::Arith);
-  return r;
-}
-
 /// The relay turn of key tile `u` at query tile `t`: u - kv_first(t).
 template <typename E, typename V = typename E::Value>
 V relayTurn(E &e, const ScheduleMaps &maps, V u, V t, V seqQ, V seqKv) {
@@ -177,12 +148,6 @@ V relayTurn(E &e, const ScheduleMaps &maps, V u, V t, V seqQ, V seqKv) {
 ClampedBounds<int64_t> evaluateForwardBounds(const ScheduleMaps &maps,
                                              BoundsPolicy policy, int64_t t,
                                              int64_t seqQ, int64_t seqKv);
-/// The bounds of warp tile `warpTile` of `warpMaps` nested into the forward
-/// program's `program` (bounds_rules::nestInto).
-ClampedBounds<int64_t>
-evaluateWarpBounds(const ScheduleMaps &warpMaps,
-                   const ClampedBounds<int64_t> &program, int64_t warpTile,
-                   int64_t seqQ, int64_t seqKv);
 ClampedBounds<int64_t> evaluateBackwardBounds(const ScheduleMaps &maps,
                                               TileShape tiles,
                                               BoundsPolicy policy, int64_t u,

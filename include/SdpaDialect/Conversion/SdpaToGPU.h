@@ -53,24 +53,6 @@ struct ForwardKernelSpec {
   /// The schedule of the kernel, over symbolic lengths so that one kernel
   /// serves every length (getKernelSchedule, SdpaDialect/Utils).
   ScheduleAttr schedule;
-  /// The schedule of one warp's rows, for a narrow band where
-  /// walksPerWarp(): the same band over query tiles of rowsPerWarp() rows
-  /// and the program's key tiles, warp w of query tile t being tile
-  /// t * warps + w of it. On the program's masked steps a warp computes a
-  /// key tile only if its own rows see a key of it, and masks it only if
-  /// they do not all see it whole (docs/Semantics.md §3.8; the barriers and
-  /// copies stay every warp's). Null otherwise: a wide band has few masked
-  /// steps.
-  ScheduleAttr warpSchedule;
-  /// Where the warps' branches fit kMaxRegistersWarpWalk (ptxas 13.0):
-  /// 2 to 4 warps of one m16 row tile, key tiles up to 32, mma width up to
-  /// 64. Beyond, they cost blocks: 35 to 55 registers more than the 168
-  /// before above width 64; spills at 128 with key tiles of 64, two row
-  /// tiles a warp or 8 warps (bench/sweep_configs.py's gpt-oss shapes).
-  bool walksPerWarp() const {
-    return warps > 1 && warps <= 4 && rowTilesPerWarp() == 1 &&
-           tiles.kv <= 32 && mmaHeadDim <= 64;
-  }
   /// Blocks per SM the kernel asks ptxas to allow for (`nvvm.minctasm`,
   /// PTX .minnctapersm), none: ptxas's own choice. Given only the block
   /// size, ptxas picks a register budget for an occupancy of its own; for
@@ -78,13 +60,10 @@ struct ForwardKernelSpec {
   /// 80 to 128 registers and spilled 4 to 16 bytes (ptxas 13.0: dense
   /// causal d 8 and 56, THD causal d 40), where kMaxRegistersSmallHeadDim
   /// suffice without a spill. The narrow-band kernels (key tiles of 32)
-  /// ask for the four blocks an SM that ptxas's own choice gave them before
-  /// the warp schedule (125 to 128 registers, the occupancy measured for
-  /// gpt-oss): with the warps' branches, left to itself, ptxas 13.0 took up
-  /// to 165. Other narrow-band kernels keep ptxas's choice.
+  /// keep ptxas's choice: it does not spill there, and it is the occupancy
+  /// measured for gpt-oss.
   std::optional<int64_t> minBlocksPerSm;
   static constexpr int64_t kMaxRegistersSmallHeadDim = 168;
-  static constexpr int64_t kMaxRegistersWarpWalk = 128;
   /// The warp's Q A-fragments stay in registers for the whole kernel (one
   /// m16 row tile per warp), else each key tile loads them again from the
   /// shared Q tile, one k16 block at a time (getForwardKernelSpec's rule):

@@ -38,15 +38,6 @@ ForwardBounds emitForwardBounds(OpBuilder &builder, Location loc,
                                 ScheduleAttr schedule, BoundsPolicy policy,
                                 Value qTile, Value seqQ, Value seqKv);
 
-/// Emits the bounds of warp tile `warpTile` of `warpSchedule` (the band's
-/// schedule over one warp's rows and the program's key tiles) nested into
-/// its forward program's bounds `program` (BoundsPolicy.h,
-/// bounds_rules::nestInto).
-ForwardBounds emitWarpBounds(OpBuilder &builder, Location loc,
-                             ScheduleAttr warpSchedule,
-                             const ForwardBounds &program, Value warpTile,
-                             Value seqQ, Value seqKv);
-
 /// Of tile `x` of a walk with bounds `bounds` (i1s): whether it is visited
 /// (in [kvBegin, kvEnd)) and whether it needs the cell mask (outside
 /// [interiorBegin, interiorEnd)), signed compares.

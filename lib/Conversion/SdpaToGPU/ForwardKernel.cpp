@@ -122,7 +122,7 @@ void ForwardKernelBuilder::emitSetup(gpu::GPUFuncOp func) {
 
   tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   lane = arith::RemUIOp::create(b, tid, idx(sm80::kWarpSize));
-  warp = arith::DivUIOp::create(b, tid, idx(sm80::kWarpSize));
+  Value warp = arith::DivUIOp::create(b, tid, idx(sm80::kWarpSize));
   warpRow0 = mul(warp, idx(spec.rowsPerWarp()));
   q0 = mul(qTile, idx(spec.tiles.q));
   fragRow = arith::DivUIOp::create(b, lane, idx(sm80::kQuadSize));
@@ -153,7 +153,6 @@ void ForwardKernelBuilder::emitSetup(gpu::GPUFuncOp func) {
 
 /// The forward kernel's clamps (BoundsPolicy::ForwardKernel): its three
 /// loops need the interior clamped into the visit range, nothing more.
-/// With a warp schedule, also this warp's bounds inside them.
 void ForwardKernelBuilder::emitScheduleBounds() {
   Value qTile = gpu::BlockIdOp::create(b, gpu::Dimension::x);
   ForwardBounds bounds =
@@ -163,19 +162,6 @@ void ForwardKernelBuilder::emitScheduleBounds() {
   kvEnd = bounds.kvEnd;
   interiorBegin = bounds.interiorBegin;
   interiorEnd = bounds.interiorEnd;
-  if (!spec.warpSchedule)
-    return;
-  Value warpTile = add(mul(qTile, idx(spec.warps)), warp);
-  warpBounds = emitWarpBounds(b, b.getLoc(), spec.warpSchedule, bounds,
-                              warpTile, seqQ, seqKv);
-}
-
-SmallVector<Value> ForwardKernelBuilder::emitScoresToProbabilities(
-    Value u, Value stage, TileMask mask, Value warpMasks,
-    SoftmaxState &state) {
-  Scores scores = computeScores(stage);
-  capAndMask(scores, mul(u, idx(spec.tiles.kv)), mask, warpMasks);
-  return updateSoftmax(scores, state);
 }
 
 SoftmaxState ForwardKernelBuilder::initialState() {
@@ -207,46 +193,15 @@ void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
   waitGroups(1);
   gpu::BarrierOp::create(b);
   copyKvTileAsync(k, kBase, kStrideS, next, kSmem, nextStage);
-  SmallVector<Value> pFrags;
-  Value sees; // null: every warp computes the step
-  if (mask == TileMask::None || !spec.warpSchedule) {
-    pFrags = emitScoresToProbabilities(u, stage, mask, Value(), state);
-  } else {
-    // A masked step of a warp walk: this warp computes only if its rows
-    // see a key of the tile (else nothing it keeps would change, Semantics
-    // §3.8), and masks only if they do not all see it whole.
-    Value partly;
-    std::tie(sees, partly) = emitVisitTests(b, b.getLoc(), warpBounds, u);
-    Value noFrag = zeroProbabilityFragment();
-    int64_t frags = spec.rowTilesPerWarp() * (spec.tiles.kv / sm80::kMmaK);
-    SmallVector<Value> skipped(frags, noFrag);
-    llvm::append_range(skipped, state.flatten());
-    int64_t rows = state.rowMax.size(), accs = state.acc.size();
-    scf::IfOp softmax = ifElse(sees, skipped, [&] {
-      SmallVector<Value> computed =
-          emitScoresToProbabilities(u, stage, mask, partly, state);
-      llvm::append_range(computed, state.flatten());
-      return computed;
-    });
-    ValueRange results = softmax.getResults();
-    pFrags.assign(results.begin(), results.begin() + frags);
-    state = SoftmaxState::unflatten(results.drop_front(frags), rows, accs);
-  }
+  Scores scores = computeScores(stage);
+  capAndMask(scores, mul(u, idx(spec.tiles.kv)), mask);
+  SmallVector<Value> pFrags = updateSoftmax(scores, state);
 
   // V(u) has landed; every warp is past P V of the previous step.
   waitGroups(1);
   gpu::BarrierOp::create(b);
   copyKvTileAsync(v, vBase, vStrideS, next, vSmem, nextStage);
-  if (!sees) {
-    accumulateValues(pFrags, stage, state);
-    return;
-  }
-  SmallVector<Value> unchanged(state.acc);
-  scf::IfOp values = ifElse(sees, unchanged, [&] {
-    accumulateValues(pFrags, stage, state);
-    return state.acc;
-  });
-  state.acc.assign(values.getResults().begin(), values.getResults().end());
+  accumulateValues(pFrags, stage, state);
 }
 
 Value ForwardKernelBuilder::emitTileLoop(Value lo, Value hi, TileMask mask,

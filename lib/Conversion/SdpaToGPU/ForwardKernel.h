@@ -14,7 +14,6 @@
 
 #include "SdpaDialect/Conversion/KernelArith.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
-#include "SdpaDialect/Utils/ScheduleBounds.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace mlir::sdpa::detail {
@@ -56,10 +55,6 @@ private:
   void emitScheduleBounds();
   Value emitTileLoop(Value lo, Value hi, TileMask mask, SoftmaxState &state);
   void emitKvStep(Value u, TileMask mask, SoftmaxState &state);
-  /// S, its mask and the online softmax of step `u`: P's A fragments.
-  SmallVector<Value> emitScoresToProbabilities(Value u, Value stage,
-                                               TileMask mask, Value warpMasks,
-                                               SoftmaxState &state);
   SoftmaxState initialState();
 
   //===--- PackedSequences.cpp --------------------------------------------===//
@@ -117,12 +112,8 @@ private:
   /// Caps the scores into the exp2 domain (softcap only: without a cap
   /// they stay raw, and updateSoftmax folds the scale in), and sets the
   /// cells `mask` tests and finds invisible to -inf: outside the band
-  /// (Band), or outside the band or past Skv (BandAndKeys); with
-  /// `warpMasks` (an i1) only where it holds, in a branch.
-  void capAndMask(Scores &scores, Value k0, TileMask mask,
-                  Value warpMasks = Value());
-  /// A zero A fragment of P (16 rows x 16 keys, element type).
-  Value zeroProbabilityFragment();
+  /// (Band), or outside the band or past Skv (BandAndKeys).
+  void capAndMask(Scores &scores, Value k0, TileMask mask);
   /// Updates max/sum, rescales the accumulator, returns P as A-fragments
   /// [rowTile][k16 block of keys].
   SmallVector<Value> updateSoftmax(Scores &scores, SoftmaxState &state);
@@ -149,9 +140,6 @@ private:
   Value fragRow, fragCol; // lane / 4 and 2 * (lane % 4)
   Value qSmem, kSmem, vSmem;
   Value kvBegin, kvEnd, interiorBegin, interiorEnd;
-  // With a warp schedule: this warp and its own bounds.
-  Value warp;
-  ForwardBounds warpBounds;
   Value sinkLogit, sinkLog2; // sinks[head] and times log2(e) (spec.sinks)
   Value asyncGroup; // a group token for the waits (their count is what counts)
   SmallVector<Value> qFrags;

@@ -69,23 +69,14 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   spec.lazyRescale = spec.rowTilesPerWarp() == 1;
 
   spec.band = op.getMaskAttr().getBand();
-  bool narrow = isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt));
-  auto blocksWithin = [&](int64_t registers) {
-    return std::max<int64_t>(
-        1, sm80::kRegistersPerSm / (spec.threads() * registers));
-  };
-  if (spec.mmaHeadDim <= 64 && !narrow)
-    spec.minBlocksPerSm =
-        blocksWithin(ForwardKernelSpec::kMaxRegistersSmallHeadDim);
+  if (spec.mmaHeadDim <= 64 &&
+      !isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt)))
+    spec.minBlocksPerSm = std::max<int64_t>(
+        1, sm80::kRegistersPerSm /
+               (spec.threads() * ForwardKernelSpec::kMaxRegistersSmallHeadDim));
   spec.scale = op.getScaleOrDefault();
   spec.softcap = op.getFiniteSoftcap();
   spec.sinks = bool(op.getSinks());
   spec.schedule = getKernelSchedule(op, spec.tiles);
-  if (narrow && spec.walksPerWarp()) {
-    spec.warpSchedule = deriveSchedule(
-        spec.band, {spec.rowsPerWarp(), spec.tiles.kv}, op->getContext());
-    spec.minBlocksPerSm =
-        blocksWithin(ForwardKernelSpec::kMaxRegistersWarpWalk);
-  }
   return spec;
 }

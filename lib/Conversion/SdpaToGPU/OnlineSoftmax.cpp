@@ -52,8 +52,7 @@ int64_t ForwardKernelBuilder::scoreIndex(int64_t rowTile, int64_t half,
   return ((rowTile * 2 + half) * colBlocks + colBlock) * 2 + elem;
 }
 
-void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, TileMask mask,
-                                      Value warpMasks) {
+void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, TileMask mask) {
   if (spec.softcap) {
     Value inner = f32(spec.scale / *spec.softcap);
     Value outer = f32(*spec.softcap * sm80::kLog2e);
@@ -71,35 +70,25 @@ void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, TileMask mask,
   // Cell (row, col) of this thread: row = q0 + warpRow0 + 16 mt + g + 8 h,
   // col = k0 + 2 (lane % 4) + 8 j + e: a per-thread row and column plus
   // compile-time offsets.
-  auto masked = [&] {
-    Value threadKey = add(k0, fragCol);
-    Value threadQuery = add(add(q0, warpRow0), fragRow);
-    BandCellTest band(*this, spec.band, threadQuery, threadKey, delta,
-                      mask == TileMask::BandAndKeys ? seqKv : Value(),
-                      /*narrow=*/false);
-    Value negInf = f32(-std::numeric_limits<double>::infinity());
-    int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
-    SmallVector<Value> result(scores);
-    for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
-      for (int64_t half = 0; half < 2; ++half) {
-        for (int64_t j = 0; j < colBlocks; ++j) {
-          for (int64_t e = 0; e < 2; ++e) {
-            Value visible = band.visible(mt * sm80::kMmaM + half * 8,
-                                         j * sm80::kMmaN + e);
-            Value &score = result[scoreIndex(mt, half, j, e)];
-            score = arith::SelectOp::create(b, visible, score, negInf);
-          }
+  Value threadKey = add(k0, fragCol);
+  Value threadQuery = add(add(q0, warpRow0), fragRow);
+  BandCellTest band(*this, spec.band, threadQuery, threadKey, delta,
+                    mask == TileMask::BandAndKeys ? seqKv : Value(),
+                    /*narrow=*/false);
+  Value negInf = f32(-std::numeric_limits<double>::infinity());
+  int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
+  for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
+    for (int64_t half = 0; half < 2; ++half) {
+      for (int64_t j = 0; j < colBlocks; ++j) {
+        for (int64_t e = 0; e < 2; ++e) {
+          Value visible =
+              band.visible(mt * sm80::kMmaM + half * 8, j * sm80::kMmaN + e);
+          Value &score = scores[scoreIndex(mt, half, j, e)];
+          score = arith::SelectOp::create(b, visible, score, negInf);
         }
       }
     }
-    return result;
-  };
-  if (!warpMasks) {
-    scores = masked();
-    return;
   }
-  scf::IfOp ifOp = ifElse(warpMasks, scores, masked);
-  scores.assign(ifOp.getResults().begin(), ifOp.getResults().end());
 }
 
 Value ForwardKernelBuilder::quadAllReduce(Value value, bool isMax) {
@@ -154,13 +143,6 @@ void ForwardKernelBuilder::rescaleAccumulators(ArrayRef<Value> alphas,
     scf::YieldOp::create(b, scaleAll());
   }
   state.acc.assign(rescale.getResults().begin(), rescale.getResults().end());
-}
-
-Value ForwardKernelBuilder::zeroProbabilityFragment() {
-  auto fragType = VectorType::get({4, 2}, spec.elementType);
-  return arith::ConstantOp::create(
-      b, fragType,
-      DenseElementsAttr::get(fragType, b.getZeroAttr(spec.elementType)));
 }
 
 SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
@@ -250,7 +232,10 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
   // (g, k8..15), (g+8, k8..15) of each 16-key block.
   auto pairType = VectorType::get({2}, b.getF32Type());
   auto outPairType = VectorType::get({2}, spec.elementType);
-  Value fragZero = zeroProbabilityFragment();
+  auto fragType = VectorType::get({4, 2}, spec.elementType);
+  Value fragZero = arith::ConstantOp::create(
+      b, fragType,
+      DenseElementsAttr::get(fragType, b.getZeroAttr(spec.elementType)));
   SmallVector<Value> frags;
   for (int64_t mt = 0; mt < rowTiles; ++mt) {
     for (int64_t kc = 0; kc < spec.tiles.kv / sm80::kMmaK; ++kc) {
