@@ -100,15 +100,6 @@ std::pair<Value, Value> mlir::sdpa::emitVisitTests(OpBuilder &builder,
   return {visited, masked};
 }
 
-std::pair<Value, Value> mlir::sdpa::emitVisitTests(OpBuilder &builder,
-                                                   Location loc,
-                                                   const BackwardBounds &bounds,
-                                                   Value x) {
-  ForwardBounds range{bounds.qBegin, bounds.qEnd, bounds.interiorBegin,
-                      bounds.interiorEnd};
-  return emitVisitTests(builder, loc, range, x);
-}
-
 BackwardBounds mlir::sdpa::emitBackwardBounds(OpBuilder &builder, Location loc,
                                               ScheduleAttr schedule,
                                               BoundsPolicy policy, Value kvTile,

@@ -3,7 +3,6 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ACC
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=ROWTILES
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=CHUNK
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=MAIN
 
 /// bwd_dq's warp chunks (docs/Semantics.md §3.8): warp w of query tile t
 /// holds rows [32x, 32x + 31], x = 2t + w, and walks the key tile in chunks
@@ -38,50 +37,6 @@
 // CHUNK: scf.if %[[PARTLY]] -> (vector<2x2xf32>
 // CHUNK: } {sdpa.band_mask}
 // CHUNK: } {sdpa.kv_loop}
-
-/// bwd_main's warp chunks (docs/Semantics.md §3.8): warp w of key tile u
-/// holds keys [16b, 16b + 15], b = 4u + w, and walks each visit's query tile
-/// in chunks of 16 queries; chunk c of query tile t is chunk 4t + c of the
-/// band tiled 16 x 16. By hand its keys are seen by queries [16b, 16b + 142]:
-/// chunks from b to (16b + 142) floordiv 16 = b + 8, whole from the first
-/// chunk whose first query is at least 16b + 15 (b + 1) to the last whose
-/// last query is at most 16b + 127 (b + 7). The backward clamps: begin =
-/// max(0, b, ...), end = max(min(Sq ceildiv 16, b + 9, ...), begin); the
-/// interior [max(b + 1, ...), b + 8) inside, empty for a partial key block
-/// (b < Skv floordiv 16 fails). A chunk is computed only inside the range,
-/// masked only outside the interior.
-// MAIN-DAG: #[[MB:.+]] = affine_map<(d0)[s0, s1] -> (0, d0, d0 * 16 - s0 {{.*}})>
-// MAIN-DAG: #[[ME:.+]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 16, d0 + 9, {{.*}})>
-// MAIN-DAG: #[[MIB:.+]] = affine_map<(d0)[s0, s1] -> (0, (d0 * 16 + 15) ceildiv 16, d0, {{.*}})>
-// MAIN-DAG: #[[MIE:.+]] = affine_map<(d0)[s0, s1] -> (s0 ceildiv 16, d0 + 8, {{.*}})>
-// MAIN-DAG: #[[FULL:.+]] = affine_map<()[s0] -> (s0 floordiv 16)>
-// MAIN-LABEL: gpu.func @sdpa_bwd_main(
-// MAIN: %[[U4:.+]] = arith.muli %block_id_x, %c4{{(_[0-9]+)?}} : index
-// MAIN-NEXT: %[[BLOCK:.+]] = arith.addi %[[U4]], %{{.+}} : index
-// MAIN-NEXT: %[[B:.+]] = affine.max #[[MB]](%[[BLOCK]])
-// MAIN-NEXT: %[[E0:.+]] = affine.min #[[ME]](%[[BLOCK]])
-// MAIN-NEXT: %[[E:.+]] = affine.max #{{.+}}(%[[E0]], %[[B]])
-// MAIN-NEXT: affine.max #[[MIB]](%[[BLOCK]])
-// MAIN-NEXT: affine.min
-// MAIN-NEXT: affine.min #[[MIE]](%[[BLOCK]])
-// MAIN-NEXT: affine.max
-// MAIN-NEXT: affine.apply #[[FULL]]()
-// MAIN-NEXT: arith.cmpi ult, %[[BLOCK]]
-// MAIN: scf.for
-// MAIN-COUNT-8: nvgpu.ldmatrix
-// MAIN: %[[T4:.+]] = arith.muli %{{.+}}, %c4{{(_[0-9]+)?}} : index
-// MAIN: %[[CH:.+]] = arith.addi %[[T4]], %c0{{(_[0-9]+)?}} : index
-// MAIN-NEXT: %[[FROM:.+]] = arith.cmpi sge, %[[CH]], %[[B]] : index
-// MAIN-NEXT: %[[TO:.+]] = arith.cmpi slt, %[[CH]], %[[E]] : index
-// MAIN-NEXT: %[[SEES:.+]] = arith.andi %[[FROM]], %[[TO]] : i1
-// MAIN-NEXT: %[[BELOW:.+]] = arith.cmpi slt, %[[CH]], %{{.+}} : index
-// MAIN-NEXT: %[[ABOVE:.+]] = arith.cmpi sge, %[[CH]], %{{.+}} : index
-// MAIN-NEXT: %[[PARTLY:.+]] = arith.ori %[[BELOW]], %[[ABOVE]] : i1
-// MAIN-NEXT: scf.if %[[SEES]] -> (vector<2x2xf32>
-// MAIN: nvgpu.mma.sync
-// MAIN: scf.if %[[PARTLY]] -> (vector<2x2xf32>
-// MAIN: } {sdpa.band_mask}
-// MAIN: } {sdpa.q_loop}
 
 /// bwd_dq's two row tiles per warp: in the key loop, the Q A-fragments of
 /// both row tiles (rows warpRow0 and warpRow0 + 16) are loaded, then each K

@@ -115,60 +115,6 @@ TEST_F(ScheduleBoundsTest, EveryPolicyFoldsToTheMask) {
   }
 }
 
-/// bwd_main's warp chunks (docs/Semantics.md §3.8): warp w of key tile u
-/// holds key block u * warps + w, and query tile t is chunks
-/// [t * Tq / chunk, (t + 1) * Tq / chunk) of the band tiled chunk x block.
-/// Each block's backward bounds over the chunks must be exact (computed iff
-/// a cell is visible, unmasked iff every cell is), lie in the program's
-/// visits, and together cover them.
-TEST_F(ScheduleBoundsTest, KeyBlockChunksSplitTheirProgramsVisits) {
-  CaseGenerator gen(/*seed=*/29);
-  for (int i = 0; i < 300; ++i) {
-    int64_t seqQ = gen.uniform(1, 90), seqKv = gen.uniform(1, 90);
-    Band band = gen.band(std::max(seqQ, seqKv));
-    int64_t warps = gen.uniform(1, 4), keys = gen.tile(), chunk = gen.tile();
-    TileShape tiles{chunk * gen.uniform(1, 4), keys * warps};
-    TileShape chunkTiles{chunk, keys};
-    int64_t chunksPerTile = tiles.q / chunk;
-    ScheduleMaps maps = deriveScheduleMaps(band, tiles, &context);
-    ScheduleMaps chunkMaps = deriveScheduleMaps(band, chunkTiles, &context);
-    BruteForceMask chunkMask(band, chunkTiles, seqQ, seqKv);
-    for (int64_t u = 0; u * tiles.kv < seqKv; ++u) {
-      ClampedBounds<int64_t> program = evaluateBackwardBounds(
-          maps, tiles, BoundsPolicy::BackwardKernel, u, seqQ, seqKv);
-      std::vector<bool> visited(program.end, false);
-      for (int64_t w = 0; w < warps; ++w) {
-        int64_t block = u * warps + w;
-        if (block >= chunkMask.numKvTiles)
-          continue; // keys past Skv: never stored
-        ClampedBounds<int64_t> own =
-            evaluateBackwardBounds(chunkMaps, chunkTiles,
-                                   BoundsPolicy::BackwardKernel, block, seqQ,
-                                   seqKv);
-        std::string where = "case " + std::to_string(i) + " kv_tile " +
-                            std::to_string(u) + " warp " + std::to_string(w);
-        for (int64_t c = 0; c < chunkMask.numQTiles; ++c) {
-          bool computes = inRange(own.begin, own.end, c);
-          ASSERT_EQ(computes, chunkMask.anyVisible(c, block))
-              << where << " chunk " << c;
-          if (!computes)
-            continue;
-          int64_t t = c / chunksPerTile;
-          ASSERT_TRUE(inRange(program.begin, program.end, t))
-              << where << " chunk " << c;
-          visited[t] = true;
-          ASSERT_EQ(inRange(own.interiorBegin, own.interiorEnd, c),
-                    chunkMask.interior(c, block))
-              << where << " chunk " << c;
-        }
-      }
-      for (int64_t t = program.begin; t < program.end; ++t)
-        ASSERT_TRUE(visited[t]) << "case " << i << " kv_tile " << u
-                                << ": no warp computes q_tile " << t;
-    }
-  }
-}
-
 /// Negative control: without the full-key-tile rule (the q-interior maps
 /// alone, clamped into the range) a partial key tile would skip the mask of
 /// keys past Skv, and the check above must see it.

@@ -159,25 +159,6 @@ struct BackwardKernelSpec {
     return pTransposedOffset() +
            tiles.kv * transposedRowElems() * elementBytes();
   }
-  /// The band's schedule over one bwd_main warp's keys (its 16-key block)
-  /// and chunks of 16 queries, for a narrow band whose dQ bwd_dq forms and
-  /// whose visits are not split: block b = u * keyBlocks() + warp of key
-  /// tile u visits query chunks [q_begin(b), q_end(b)). A chunk of a visit
-  /// outside that range adds nothing to the warp's dK and dV (P = 0, so
-  /// dS = 0) and is skipped; one inside the block's interior is not masked
-  /// (docs/Semantics.md §3.8). A visit loads the warp's A fragments of K
-  /// and V once for its chunks (mmaHeadDim / 2 registers), so this is taken
-  /// up to mma width kMaxChunkedMainHeadDim: ptxas 13.0 took 24 registers
-  /// fewer at d 64 (224 -> 200), 7 at d 72, 6 at d 80, and spilled 32 bytes
-  /// at d 128. At gpt-oss's band each warp skips 3 of the 12 chunks of its
-  /// three visits and masks 2 of the other 9 (every chunk of the two edge
-  /// visits before): bwd_main's PTX warp-instructions fell 16% on the
-  /// emulator. Null otherwise.
-  ScheduleAttr mainChunkSchedule;
-  static constexpr int64_t kMaxChunkedMainHeadDim = 80;
-  /// Queries of one chunk of a bwd_main visit (mainChunkSchedule): the
-  /// reduction width of the dV and dK products.
-  static constexpr int64_t kMainChunkQueries = sm80::kMmaK;
   /// Dynamic shared memory of the main kernel.
   int64_t sharedBytes() const {
     if (!splitsVisit())

@@ -50,10 +50,6 @@ BackwardBounds emitBackwardBounds(OpBuilder &builder, Location loc,
                                   ScheduleAttr schedule, BoundsPolicy policy,
                                   Value kvTile, Value seqQ, Value seqKv);
 
-/// The same tests of query tile `x` of a backward walk with bounds `bounds`.
-std::pair<Value, Value> emitVisitTests(OpBuilder &builder, Location loc,
-                                       const BackwardBounds &bounds, Value x);
-
 /// Emits the relay turn of key tile `kvTile` at query tile `qTile`:
 /// u - kv_first(t).
 Value emitRelayTurn(OpBuilder &builder, Location loc, ScheduleAttr schedule,

@@ -99,13 +99,6 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
         spec.band, {sm80::kMmaM * spec.dqRowTiles, spec.dqChunkKeys()},
         op->getContext());
   }
-  if (spec.recomputesDq() &&
-      spec.mmaHeadDim <= BackwardKernelSpec::kMaxChunkedMainHeadDim &&
-      tiles.q % BackwardKernelSpec::kMainChunkQueries == 0 &&
-      isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt)))
-    spec.mainChunkSchedule = deriveSchedule(
-        spec.band, {BackwardKernelSpec::kMainChunkQueries, sm80::kMmaM},
-        op->getContext());
   return spec;
 }
 

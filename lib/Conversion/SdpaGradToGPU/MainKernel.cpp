@@ -205,29 +205,30 @@ void MainKernelBuilder::storeRowStats(const PendingRowStats &stats,
   }
 }
 
-SmallVector<Value> MainKernelBuilder::keyRowProducts(
-    function_ref<Value(int64_t)> keyFragment, Value rows, Value stage,
-    int64_t firstBlock, int64_t blocks) {
-  // The reduction over head_dim is the outer loop, beside the blocks'
-  // independent accumulator chains: where keyFragment loads, one A fragment
-  // of the warp's keys is live at a time (not head_dim / 4 registers: 64 x
-  // 128 tiles fit at d 128).
+SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
+                                                     Value rows,
+                                                     Value stage) {
+  // The reduction over head_dim is the outer loop, beside the part's
+  // queries / 8 independent accumulator chains: one A fragment of the
+  // warp's keys is live at a time (not head_dim / 4 registers: 64 x 128
+  // tiles fit at d 128).
+  Value warpRow0 = warpKeyRow0();
   int64_t kBlocks = spec.mmaHeadDim / sm80::kMmaK;
-  SmallVector<Value> products(blocks, zeroAccumulator());
+  SmallVector<Value> products(spec.partQueries() / sm80::kMmaN,
+                              zeroAccumulator());
   for (int64_t kk = 0; kk < kBlocks; ++kk) {
     Value col0 = idx(kk * sm80::kMmaK);
-    Value a = keyFragment(kk);
+    Value a = loadA(keyRows, warpRow0, col0);
     forEachB(
-        rows, [&](int64_t j) { return queryLocal(firstBlock + j); }, col0,
-        stage, products.size(),
+        rows, [&](int64_t j) { return queryLocal(j); }, col0, stage,
+        products.size(),
         [&](int64_t j, Value bFrag) { products[j] = mma(a, bFrag, products[j]); });
   }
   return products;
 }
 
 SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
-                                                   Value q0, Value edge,
-                                                   int64_t firstBlock) {
+                                                   Value q0, Value edge) {
   // Cell (query, key) of this thread: query = q0 + q_part + 2 (lane % 4) +
   // 8 j + e, key = k0 + 16 keyBlock + lane / 4 + 8 i (q_part = 0 and
   // keyBlock = warp unless the visit is split).
@@ -248,9 +249,8 @@ SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
                         keyLimit, /*narrow=*/true);
   };
   return KernelBuilderBase::emitBandMask(
-      p, edge, makeTest, [firstBlock](int64_t j, int64_t i, int64_t e) {
-        return std::pair<int64_t, int64_t>((firstBlock + j) * sm80::kMmaN + e,
-                                           8 * i);
+      p, edge, makeTest, [](int64_t j, int64_t i, int64_t e) {
+        return std::pair<int64_t, int64_t>(j * sm80::kMmaN + e, 8 * i);
       });
 }
 
@@ -269,12 +269,11 @@ Value MainKernelBuilder::statsPair(Value smem, Value stage, int64_t j) {
 /// here, while tanh is at hand, so that dS^T = P^T * dP^T below.
 void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
                                                      SmallVectorImpl<Value> &dP,
-                                                     Value stage,
-                                                     int64_t firstBlock) {
+                                                     Value stage) {
   ProbabilityConstants constants = getProbabilityConstants();
-  for (int64_t j = 0; j < int64_t(p.size()); ++j) {
-    Value lsePair = statsPair(lseSmem, stage, firstBlock + j);
-    Value deltaPair = statsPair(deltaSmem, stage, firstBlock + j);
+  for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
+    Value lsePair = statsPair(lseSmem, stage, j);
+    Value deltaPair = statsPair(deltaSmem, stage, j);
     for (int64_t e = 0; e < 2; ++e) {
       Value negLse2 = arith::NegFOp::create(
           b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
@@ -355,41 +354,46 @@ void MainKernelBuilder::accumulateGradients(Value aP, Value aS, Value query0,
                      });
 }
 
-void MainKernelBuilder::recomputeProbabilities(SmallVectorImpl<Value> &p,
-                                               SmallVectorImpl<Value> &dP,
-                                               Value stage,
-                                               int64_t firstBlock) {
+void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
+                                          Value stage, Value edge,
+                                          GradAccumulators &acc) {
+  Value q0 = visit.q0;
+  SmallVector<Value> s = keyRowProducts(kSmem, qSmem, stage);
+  SmallVector<Value> dP = keyRowProducts(vSmem, doSmem, stage);
+
+  // P^T = exp2(S^T * scale * log2(e) - LSE * log2(e)), one fma per cell,
+  // with the row stats of this thread's two query columns (8-byte loads).
+  SmallVector<Value> p(s);
   if (spec.softcap) {
-    recomputeCappedProbabilities(p, dP, stage, firstBlock);
-    return;
-  }
-  ProbabilityConstants constants = getProbabilityConstants();
-  for (int64_t j = 0; j < int64_t(p.size()); ++j) {
-    Value lsePair = statsPair(lseSmem, stage, firstBlock + j);
-    for (int64_t e = 0; e < 2; ++e) {
-      Value negLse2 = arith::NegFOp::create(
-          b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
-      for (int64_t i = 0; i < 2; ++i) {
-        Value prob = recomputeProbability(constants, extract(p[j], i, e),
-                                          negLse2, /*slope=*/nullptr);
-        p[j] = insert(prob, p[j], i, e);
+    recomputeCappedProbabilities(p, dP, stage);
+  } else {
+    ProbabilityConstants constants = getProbabilityConstants();
+    for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
+      Value lsePair = statsPair(lseSmem, stage, j);
+      for (int64_t e = 0; e < 2; ++e) {
+        Value negLse2 = arith::NegFOp::create(
+            b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
+        for (int64_t i = 0; i < 2; ++i) {
+          Value prob = recomputeProbability(constants, extract(s[j], i, e),
+                                            negLse2, /*slope=*/nullptr);
+          p[j] = insert(prob, p[j], i, e);
+        }
       }
     }
   }
-}
+  // Zero outside the band, on edge visits only.
+  p = emitBandMask(p, q0, edge);
 
-SmallVector<Value> MainKernelBuilder::formScoreGradients(ArrayRef<Value> p,
-                                                         ArrayRef<Value> dP,
-                                                         Value stage,
-                                                         int64_t firstBlock) {
+  // dS^T = P^T * (dP^T - Delta) in place of dP^T; dS * scale to shared
+  // memory for the dQ product.
   Value scale = f32(spec.scale);
   Value keyLocal0 = threadKeyRow0();
   SmallVector<Value> dS(dP);
-  for (int64_t j = 0; j < int64_t(dP.size()); ++j) {
-    Value deltaPair = statsPair(deltaSmem, stage, firstBlock + j);
+  for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
+    Value deltaPair = statsPair(deltaSmem, stage, j);
     for (int64_t e = 0; e < 2; ++e) {
       Value qInBlock = add(fragCol, idx(e));
-      Value qLocal = add(queryLocal(firstBlock + j), qInBlock);
+      Value qLocal = add(queryLocal(j), qInBlock);
       Value rowDelta =
           vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e});
       for (int64_t i = 0; i < 2; ++i) {
@@ -409,83 +413,6 @@ SmallVector<Value> MainKernelBuilder::formScoreGradients(ArrayRef<Value> p,
       }
     }
   }
-  return dS;
-}
-
-void MainKernelBuilder::emitChunkedVisit(const QueryVisit &visit, Value stage,
-                                         GradAccumulators &acc) {
-  // The warp's A fragments of K and V, once a visit: every chunk uses them.
-  int64_t kBlocks = spec.mmaHeadDim / sm80::kMmaK;
-  Value warpRow0 = warpKeyRow0();
-  SmallVector<Value> kFrags, vFrags;
-  for (int64_t kk = 0; kk < kBlocks; ++kk)
-    kFrags.push_back(loadA(kSmem, warpRow0, idx(kk * sm80::kMmaK)));
-  for (int64_t kk = 0; kk < kBlocks; ++kk)
-    vFrags.push_back(loadA(vSmem, warpRow0, idx(kk * sm80::kMmaK)));
-  auto fromK = [&](int64_t kk) { return kFrags[kk]; };
-  auto fromV = [&](int64_t kk) { return vFrags[kk]; };
-
-  // Chunk c of query tile t is chunk t * (Tq / 16) + c of the warp's own
-  // schedule: computed only if its keys see a query of it, masked only if
-  // they do not all see it whole (docs/Semantics.md §3.8). (One op per
-  // statement: the IR's order must not depend on the compiler's order of
-  // evaluating arguments.)
-  int64_t chunkQueries = BackwardKernelSpec::kMainChunkQueries;
-  int64_t chunkBlocks = chunkQueries / sm80::kMmaN;
-  int64_t chunks = spec.tiles.q / chunkQueries;
-  Value firstChunk = mul(visit.t, idx(chunks));
-  for (int64_t c = 0; c < chunks; ++c) {
-    Value chunk = add(firstChunk, idx(c));
-    auto [sees, partly] = emitVisitTests(b, b.getLoc(), chunkBounds, chunk);
-    scf::IfOp ifOp = ifElse(sees, acc.flatten(), [&] {
-      int64_t firstBlock = c * chunkBlocks;
-      SmallVector<Value> p =
-          keyRowProducts(fromK, qSmem, stage, firstBlock, chunkBlocks);
-      SmallVector<Value> dP =
-          keyRowProducts(fromV, doSmem, stage, firstBlock, chunkBlocks);
-      recomputeProbabilities(p, dP, stage, firstBlock);
-      p = emitBandMask(p, visit.q0, partly, firstBlock);
-      SmallVector<Value> dS = formScoreGradients(p, dP, stage, firstBlock);
-      for (int64_t kq = 0; kq < chunkQueries / sm80::kMmaK; ++kq) {
-        Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
-        Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
-        Value query0 = idx(c * chunkQueries + kq * sm80::kMmaK);
-        accumulateGradients(aP, aS, query0, stage, acc);
-      }
-      return acc.flatten();
-    });
-    acc = GradAccumulators::unflatten(ifOp.getResults());
-  }
-}
-
-void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
-                                          Value stage, Value edge,
-                                          GradAccumulators &acc) {
-  if (spec.mainChunkSchedule) {
-    emitChunkedVisit(visit, stage, acc);
-    return;
-  }
-  Value q0 = visit.q0;
-  int64_t blocks = spec.partQueries() / sm80::kMmaN;
-  auto loadKeys = [&](Value keyRows) {
-    return [this, keyRows](int64_t kk) {
-      return loadA(keyRows, warpKeyRow0(), idx(kk * sm80::kMmaK));
-    };
-  };
-  SmallVector<Value> s = keyRowProducts(loadKeys(kSmem), qSmem, stage, 0, blocks);
-  SmallVector<Value> dP =
-      keyRowProducts(loadKeys(vSmem), doSmem, stage, 0, blocks);
-
-  // P^T = exp2(S^T * scale * log2(e) - LSE * log2(e)), one fma per cell,
-  // with the row stats of this thread's two query columns (8-byte loads).
-  SmallVector<Value> p(s);
-  recomputeProbabilities(p, dP, stage, /*firstBlock=*/0);
-  // Zero outside the band, on edge visits only.
-  p = emitBandMask(p, q0, edge, /*firstBlock=*/0);
-
-  // dS^T = P^T * (dP^T - Delta) in place of dP^T; dS * scale to shared
-  // memory for the dQ product.
-  SmallVector<Value> dS = formScoreGradients(p, dP, stage, /*firstBlock=*/0);
 
   if (spec.splitsVisit()) {
     // P^T and dS^T of the key block's queries come from its warps.
@@ -643,15 +570,6 @@ void MainKernelBuilder::emitProgram() {
       emitBackwardBounds(b, b.getLoc(), spec.schedule,
                          BoundsPolicy::BackwardKernel, kvTile, seqQ, seqKv);
   Value count = sub(bounds.qEnd, bounds.qBegin);
-  // This warp's query chunks: key block u * (Tk / 16) + warp of
-  // mainChunkSchedule, with the backward kernel's clamps.
-  if (spec.mainChunkSchedule) {
-    Value firstBlock = mul(kvTile, idx(spec.keyBlocks()));
-    Value block = add(firstBlock, keyBlock);
-    chunkBounds = emitBackwardBounds(b, b.getLoc(), spec.mainChunkSchedule,
-                                     BoundsPolicy::BackwardKernel, block,
-                                     seqQ, seqKv);
-  }
   // One walk of the query tiles, accumulating the warp's (group's) columns.
   GradAccumulators acc;
   acc.dK.assign(spec.groupBlocks(), zeroAccumulator());

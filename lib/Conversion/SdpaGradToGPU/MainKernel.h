@@ -77,20 +77,6 @@ private:
   /// adds the dQ partial (accumulating dQ modes).
   void emitQueryTileStep(const QueryVisit &visit, Value stage, Value edge,
                          GradAccumulators &acc);
-  /// The same visit in chunks of 16 queries, each computed and masked by
-  /// this warp's own bounds (BackwardKernelSpec::mainChunkSchedule).
-  void emitChunkedVisit(const QueryVisit &visit, Value stage,
-                        GradAccumulators &acc);
-  /// P^T in place of the S^T fragments `p` of 8-query blocks firstBlock,
-  /// firstBlock + 1, ... of the visit; with a softcap, dP^T becomes
-  /// (dP^T - Delta) times the cap's derivative.
-  void recomputeProbabilities(SmallVectorImpl<Value> &p,
-                              SmallVectorImpl<Value> &dP, Value stage,
-                              int64_t firstBlock);
-  /// dS^T = P^T * (dP^T - Delta) of the same blocks; where this kernel adds
-  /// the dQ partial, also dS * scale into the shared dS tile.
-  SmallVector<Value> formScoreGradients(ArrayRef<Value> p, ArrayRef<Value> dP,
-                                        Value stage, int64_t firstBlock);
   /// The tile-local first query of 8-query block `j` of this warp's part.
   Value queryLocal(int64_t j);
   /// The first head_dim column of 8-column block `dn` of this warp's
@@ -106,11 +92,9 @@ private:
   /// The second phase of a split visit: dV += P^T dO and dK += dS^T Q over
   /// the group's columns, P^T and dS^T read back from shared memory.
   void emitGroupGradients(Value stage, GradAccumulators &acc);
-  /// P^T (one fragment per 8 queries, from 8-query block `firstBlock` of
-  /// the visit) with the cells outside the band zeroed when `edge` holds;
-  /// an interior visit branches around the mask.
-  SmallVector<Value> emitBandMask(ArrayRef<Value> p, Value q0, Value edge,
-                                  int64_t firstBlock);
+  /// P^T (one fragment per 8 queries) with the cells outside the band zeroed
+  /// when `edge` holds; an interior visit branches around the mask.
+  SmallVector<Value> emitBandMask(ArrayRef<Value> p, Value q0, Value edge);
   /// The query tile of step `i` (0, 1, ...) of a walk down from `end`:
   /// end - 1 - i.
   Value descending(Value i, Value end);
@@ -120,16 +104,11 @@ private:
   /// P^T from the capped scores (S^T in `p` on entry) and, in place of
   /// dP^T, (dP^T - Delta) times the cap's derivative.
   void recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
-                                    SmallVectorImpl<Value> &dP, Value stage,
-                                    int64_t firstBlock);
-  /// K^T-side products: per 8-query block firstBlock, ..., firstBlock +
-  /// blocks - 1, S^T (or dP^T) of the warp's 16 keys against the 8 queries
-  /// of `rows` (Q or dO in shared memory, at `stage`); keyFragment(kk) is
-  /// the A fragment of the warp's K (or V) rows at head_dim columns
-  /// [16 kk, 16 kk + 16).
-  SmallVector<Value> keyRowProducts(function_ref<Value(int64_t)> keyFragment,
-                                    Value rows, Value stage, int64_t firstBlock,
-                                    int64_t blocks);
+                                    SmallVectorImpl<Value> &dP, Value stage);
+  /// K^T-side products: per 8-query block, S^T (or dP^T) of the warp's 16
+  /// keys against the 8 queries of `rows` (Q or dO in shared memory, at
+  /// `stage`).
+  SmallVector<Value> keyRowProducts(Value keyRows, Value rows, Value stage);
   /// dV += P^T dO and dK += dS^T Q over the 16 queries from `query0` and
   /// the group's columns, from the A fragments `aP` (P^T) and `aS` (dS^T).
   void accumulateGradients(Value aP, Value aS, Value query0, Value stage,
@@ -165,9 +144,6 @@ private:
   Value qStrideS, doStrideS;
   // The first copy group (K): every wait names it.
   Value copyGroup;
-  // With spec.mainChunkSchedule: this warp's query chunks of its own
-  // schedule.
-  BackwardBounds chunkBounds;
 };
 
 } // namespace mlir::sdpa::detail
