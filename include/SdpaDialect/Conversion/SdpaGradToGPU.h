@@ -190,9 +190,11 @@ struct BackwardKernelSpec {
   /// it and masks it only if they do not all see it whole
   /// (docs/Semantics.md §3.8). At gpt-oss's band each warp skips 1 of 6
   /// chunks and masks 2 of the 4 edge ones: the kernel's PTX
-  /// warp-instructions fell 13% and ptxas 13.0 took 8-14 registers fewer.
-  /// At one row tile (d 80) it took 32 more, a block fewer an SM. Null
-  /// otherwise.
+  /// warp-instructions fell 13%, ptxas 13.0 took 8-14 registers fewer, and
+  /// the gpt-oss backward ran 3-4% faster on an H200 (bench/RESULTS.md,
+  /// 2026-12-05; the same per-warp skips in the forward and in bwd_main cut
+  /// instructions and cost time, and were removed). At one row tile (d 80)
+  /// it took 32 more registers, a block fewer an SM. Null otherwise.
   ScheduleAttr dqChunkSchedule;
   /// Byte offsets of bwd_dq's shared tiles: Q, dO ([Tq] rows), K, V
   /// ([keyStages][Tk] rows).
