@@ -15,7 +15,8 @@ is benchmark.py.
 With --baseline DIR[,DIR...], each name is timed from every baseline folder
 and --artifacts, alternating, --rounds times, and a row gives every round's
 time of each (an A/B of a change: the spread between rounds is the noise
-the difference must pass).
+the difference must pass). A folder without a name's manifest shows "-"
+for it: an A/B folder may hold only the artifacts its change touches.
 
 usage: time_kernels.py --artifacts DIR NAME[,NAME...] [--sizes 2048,8192,32768]
                        [--baseline DIR[,DIR...] [--rounds 3]]
@@ -97,15 +98,21 @@ def compare(args):
     print(f"| artifact | S | {head} | this / side 0 (medians) |")
     print("|---|---|" + "---|" * len(dirs) + "---|")
     for name in args.names.split(","):
-        arts = [sdpa_runtime.Artifact(os.path.join(d, name + ".manifest")) for d in dirs]
+        # A side without the name (an A/B folder holds only what it changes)
+        # shows "-" and is not timed.
+        paths = [os.path.join(d, name + ".manifest") for d in dirs]
+        arts = [sdpa_runtime.Artifact(p) if os.path.exists(p) else None
+                for p in paths]
         for s in (int(x) for x in args.sizes.split(",")):
             times = [[] for _ in dirs]
             for _ in range(args.rounds):
                 for side, art in enumerate(arts):
-                    times[side].append(time_artifact(art, s, args.heads, args.iters))
-            med = [median(t) for t in times]
-            cells = " | ".join(" ".join(f"{x:.3f}" for x in t) for t in times)
-            print(f"| {name} | {s} | {cells} | {med[-1] / med[0]:.3f} |", flush=True)
+                    if art is not None:
+                        times[side].append(time_artifact(art, s, args.heads, args.iters))
+            cells = " | ".join(" ".join(f"{x:.3f}" for x in t) or "-" for t in times)
+            ratio = (f"{median(times[-1]) / median(times[0]):.3f}"
+                     if times[0] and times[-1] else "-")
+            print(f"| {name} | {s} | {cells} | {ratio} |", flush=True)
     return 0
 
 
