@@ -58,13 +58,17 @@ def time_artifact(art, s, heads, iters):
     dtype = art.torch_dtype
     shape = (2, heads, s, art.head_dim)
     q, k, v, o, do = (torch.randn(shape, device="cuda", dtype=dtype) for _ in range(5))
+    # An artifact compiled with sinks takes their logits (f32 [Hq]).
+    sinks = torch.randn(heads, device="cuda") if art.sinks else None
     if art.direction == "forward":
-        out, lse = art.forward(q, k, v)
-        return median_ms(lambda: art.forward(q, k, v, out=out, lse=lse), iters)
+        out, lse = art.forward(q, k, v, sinks=sinks)
+        return median_ms(lambda: art.forward(q, k, v, out=out, lse=lse, sinks=sinks),
+                         iters)
     lse = torch.randn(shape[:3], device="cuda").abs() + 5
     grads = [torch.empty_like(t) for t in (q, k, v)]
     return median_ms(lambda: art.backward(q, k, v, o, lse, do, dq=grads[0],
-                                          dk=grads[1], dv=grads[2]), iters)
+                                          dk=grads[1], dv=grads[2], sinks=sinks),
+                     iters)
 
 
 def main():
