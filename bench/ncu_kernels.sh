@@ -5,9 +5,10 @@
 #   bench/ncu_kernels.sh NAME[,NAME...] SIZE DIR [DIR...] > profile.txt
 #
 # Runs time_kernels.py on each NAME of each DIR at S = SIZE (b 2, H 16) under
-# ncu and keeps the first launch of each kernel. ncu locks the clocks, so its
-# times exceed the benchmark's: compare them with each other, not with it.
-set -euo pipefail
+# ncu (clocks left alone: --clock-control none) and keeps the first launch of
+# each kernel. A run whose ncu printed no counter shows ncu's own output
+# instead, so that a failing profiler says why.
+set -uo pipefail
 names=$1 size=$2
 shift 2
 metrics=gpu__time_duration.sum,launch__registers_per_thread
@@ -27,9 +28,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 for dir in "$@"; do
   for name in ${names//,/ }; do
     echo "=== $dir $name S=$size"
-    ncu --kernel-name regex:sdpa --launch-count 4 --metrics "$metrics" \
-        python3 "$here/time_kernels.py" --artifacts "$dir" "$name" \
-        --sizes "$size" --iters 1 2>&1 |
-      grep -E '^  sdpa|^    [a-z_]+__' | sed 's/^  *//'
+    raw=$(ncu --clock-control none --kernel-name regex:sdpa --launch-count 4 \
+              --metrics "$metrics" python3 "$here/time_kernels.py" \
+              --artifacts "$dir" "$name" --sizes "$size" --iters 1 2>&1)
+    if ! grep -E '^  sdpa|^    [a-z_]+__' <<<"$raw" | sed 's/^  *//'; then
+      tail -20 <<<"$raw"
+    fi
   done
 done
