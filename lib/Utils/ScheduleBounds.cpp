@@ -80,6 +80,19 @@ ForwardBounds mlir::sdpa::emitForwardBounds(OpBuilder &builder, Location loc,
   return {r.begin, r.end, r.interiorBegin, r.interiorEnd};
 }
 
+Value mlir::sdpa::emitOutsideInterior(OpBuilder &builder, Location loc,
+                                      Value interiorBegin, Value interiorEnd,
+                                      Value x) {
+  using arith::CmpIPredicate;
+  // One op per statement: the IR's order must not depend on the compiler's
+  // order of evaluating arguments.
+  Value beforeInterior = arith::CmpIOp::create(builder, loc, CmpIPredicate::ult,
+                                               x, interiorBegin);
+  Value pastInterior = arith::CmpIOp::create(builder, loc, CmpIPredicate::uge,
+                                             x, interiorEnd);
+  return arith::OrIOp::create(builder, loc, beforeInterior, pastInterior);
+}
+
 std::pair<Value, Value> mlir::sdpa::emitVisitTests(OpBuilder &builder,
                                                    Location loc,
                                                    const ForwardBounds &bounds,
@@ -93,10 +106,8 @@ std::pair<Value, Value> mlir::sdpa::emitVisitTests(OpBuilder &builder,
   Value fromBegin = cmp(CmpIPredicate::sge, bounds.kvBegin);
   Value beforeEnd = cmp(CmpIPredicate::slt, bounds.kvEnd);
   Value visited = arith::AndIOp::create(builder, loc, fromBegin, beforeEnd);
-  Value beforeInterior = cmp(CmpIPredicate::slt, bounds.interiorBegin);
-  Value pastInterior = cmp(CmpIPredicate::sge, bounds.interiorEnd);
-  Value masked =
-      arith::OrIOp::create(builder, loc, beforeInterior, pastInterior);
+  Value masked = emitOutsideInterior(builder, loc, bounds.interiorBegin,
+                                     bounds.interiorEnd, x);
   return {visited, masked};
 }
 

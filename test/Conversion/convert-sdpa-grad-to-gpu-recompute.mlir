@@ -29,8 +29,8 @@
 // CHUNK-NEXT: %[[FROM:.+]] = arith.cmpi sge, %[[CHUNK]], %[[B]] : index
 // CHUNK-NEXT: %[[TO:.+]] = arith.cmpi slt, %[[CHUNK]], %[[E]] : index
 // CHUNK-NEXT: %[[SEES:.+]] = arith.andi %[[FROM]], %[[TO]] : i1
-// CHUNK-NEXT: %[[BELOW:.+]] = arith.cmpi slt, %[[CHUNK]], %{{.+}} : index
-// CHUNK-NEXT: %[[ABOVE:.+]] = arith.cmpi sge, %[[CHUNK]], %{{.+}} : index
+// CHUNK-NEXT: %[[BELOW:.+]] = arith.cmpi ult, %[[CHUNK]], %{{.+}} : index
+// CHUNK-NEXT: %[[ABOVE:.+]] = arith.cmpi uge, %[[CHUNK]], %{{.+}} : index
 // CHUNK-NEXT: %[[PARTLY:.+]] = arith.ori %[[BELOW]], %[[ABOVE]] : i1
 // CHUNK-NEXT: scf.if %[[SEES]] -> (vector<2x2xf32>
 // CHUNK: nvgpu.mma.sync

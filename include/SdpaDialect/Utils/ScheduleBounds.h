@@ -38,9 +38,18 @@ ForwardBounds emitForwardBounds(OpBuilder &builder, Location loc,
                                 ScheduleAttr schedule, BoundsPolicy policy,
                                 Value qTile, Value seqQ, Value seqKv);
 
+/// Whether tile `x` of a walk needs the cell mask (an i1): x outside the
+/// interior [interiorBegin, interiorEnd). Every kernel's edge test, of a
+/// program's tile or of a warp's chunk. The compares are unsigned: x and
+/// the clamped interior of every policy lie at or above the walk's begin,
+/// which is at least 0 (docs/Semantics.md §3.2, §3.3); signed ones cost
+/// the backward's main kernel 2-50 registers (ptxas 13.0).
+Value emitOutsideInterior(OpBuilder &builder, Location loc,
+                          Value interiorBegin, Value interiorEnd, Value x);
+
 /// Of tile `x` of a walk with bounds `bounds` (i1s): whether it is visited
-/// (in [kvBegin, kvEnd)) and whether it needs the cell mask (outside
-/// [interiorBegin, interiorEnd)), signed compares.
+/// (in [kvBegin, kvEnd), signed compares) and whether it needs the cell mask
+/// (emitOutsideInterior).
 std::pair<Value, Value> emitVisitTests(OpBuilder &builder, Location loc,
                                        const ForwardBounds &bounds, Value x);
 

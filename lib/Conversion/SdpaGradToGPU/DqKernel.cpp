@@ -372,12 +372,9 @@ private:
     auto compute = [&](Value u, Value stage,
                        ValueRange iterArgs) -> SmallVector<Value> {
       RowTileFragments acc = unflatten(iterArgs, spec.dqRowTiles);
-      // An edge visit: u outside [interior_begin, interior_end). (One op per
-      // statement: the IR's order must not depend on the compiler's
-      // argument order.)
-      Value below = cmp(arith::CmpIPredicate::ult, u, bounds.interiorBegin);
-      Value above = cmp(arith::CmpIPredicate::uge, u, bounds.interiorEnd);
-      Value edge = arith::OrIOp::create(b, below, above);
+      // An edge visit: u outside [interior_begin, interior_end).
+      Value edge = emitOutsideInterior(b, b.getLoc(), bounds.interiorBegin,
+                                       bounds.interiorEnd, u);
       emitKeyTileProducts(u, stage, edge, tile, stats, acc);
       return flatten(acc);
     };

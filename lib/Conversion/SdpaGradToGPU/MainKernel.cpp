@@ -536,12 +536,9 @@ void MainKernelBuilder::emitWalk(Value count, const BackwardBounds &bounds,
   auto compute = [&](Value n, Value stage,
                      ValueRange iterArgs) -> SmallVector<Value> {
     QueryVisit visit = emitVisit(n, count, bounds);
-    // An edge visit: t outside [interior_begin, end). (One op per
-    // statement: the IR's order must not depend on the compiler's argument
-    // order.)
-    Value below = cmp(arith::CmpIPredicate::ult, visit.t, bounds.interiorBegin);
-    Value above = cmp(arith::CmpIPredicate::uge, visit.t, bounds.interiorEnd);
-    Value edge = arith::OrIOp::create(b, below, above);
+    // An edge visit: t outside [interior_begin, interior_end).
+    Value edge = emitOutsideInterior(b, b.getLoc(), bounds.interiorBegin,
+                                     bounds.interiorEnd, visit.t);
     GradAccumulators stepAcc = GradAccumulators::unflatten(iterArgs);
     emitQueryTileStep(visit, stage, edge, stepAcc);
     return stepAcc.flatten();
