@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Registers and spills of every kernel of two artifact folders, per target.
+
+    bench/compare_registers.py BEFORE AFTER [--arch sm_80,sm_90] [--all]
+
+Runs `ptxas -arch=<arch> -v` on each PTX file of BEFORE that AFTER also holds
+(subfolders included) and prints one row per kernel whose registers or spill
+bytes differ (every kernel with --all). The H100 and H200 run the sm_80 PTX
+through the driver's JIT, which allocates registers as `ptxas -arch=sm_90`
+does, not as sm_80 does (bench/RESULTS.md, 2026-12-05 ba05f90: 224 registers
+for sm_80, 167 on the device): an A/B prepared here reads its occupancy off
+the sm_90 columns.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+
+def kernel_resources(ptxas, arch, ptx):
+    """{kernel: (registers, spill store bytes)} of one PTX file."""
+    res = subprocess.run([ptxas, f"-arch={arch}", "-v", ptx, "-o", os.devnull],
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.exit(f"{ptx}: ptxas -arch={arch} failed: {res.stderr.strip()}")
+    found, kernel, spill = {}, None, 0
+    for line in res.stderr.splitlines():
+        if m := re.search(r"entry function '(\w+)'", line):
+            kernel = m.group(1)
+        elif m := re.search(r"(\d+) bytes spill stores", line):
+            spill = int(m.group(1))
+        elif (m := re.search(r"Used (\d+) registers", line)) and kernel:
+            found[kernel] = (int(m.group(1)), spill)
+    return found
+
+
+def ptx_files(folder):
+    for root, _, files in os.walk(folder):
+        for name in sorted(files):
+            if name.endswith(".ptx"):
+                yield os.path.relpath(os.path.join(root, name), folder)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("before")
+    p.add_argument("after")
+    p.add_argument("--arch", default="sm_80,sm_90")
+    p.add_argument("--all", action="store_true", help="every kernel, changed or not")
+    p.add_argument("--ptxas", default=shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas")
+    args = p.parse_args()
+    arches = args.arch.split(",")
+    print("| artifact | kernel | " + " | ".join(f"{a} registers (spill bytes)" for a in arches) + " |")
+    print("|---|---|" + "---|" * len(arches))
+    for rel in ptx_files(args.before):
+        after = os.path.join(args.after, rel)
+        if not os.path.exists(after):
+            continue
+        per_arch = [(kernel_resources(args.ptxas, a, os.path.join(args.before, rel)),
+                     kernel_resources(args.ptxas, a, after)) for a in arches]
+        for kernel in per_arch[0][0]:
+            cells, changed = [], False
+            for old, new in per_arch:
+                o, n = old.get(kernel), new.get(kernel)
+                changed |= o != n
+                show = lambda r: "-" if r is None else f"{r[0]}" + (f" ({r[1]})" if r[1] else "")
+                cells.append(show(o) if o == n else f"{show(o)} -> {show(n)}")
+            if changed or args.all:
+                print(f"| {rel} | {kernel} | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
