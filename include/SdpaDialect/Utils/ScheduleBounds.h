@@ -43,7 +43,7 @@ ForwardBounds emitForwardBounds(OpBuilder &builder, Location loc,
 /// program's tile or of a warp's chunk. The compares are unsigned: x and
 /// the clamped interior of every policy lie at or above the walk's begin,
 /// which is at least 0 (docs/Semantics.md §3.2, §3.3); signed ones cost
-/// the backward's main kernel 2-50 registers (ptxas 13.0).
+/// the backward's main kernel 2-50 registers (ptxas 13.0, sm_80).
 Value emitOutsideInterior(OpBuilder &builder, Location loc,
                           Value interiorBegin, Value interiorEnd, Value x);
 
