@@ -5,6 +5,7 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/sdpa_bwd_2.manifest
 // RUN: cat %t/sdpa_bwd_*.ptx | FileCheck %s --check-prefix=NOATOM
 // RUN: FileCheck %s --check-prefix=PRE < %t/sdpa_bwd_0.ptx
+// RUN: FileCheck %s --check-prefix=SHFL < %t/sdpa_bwd_0.ptx
 // RUN: FileCheck %s --check-prefix=STORE < %t/sdpa_bwd_0.ptx
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_bwd_0.ptx -o %t/0.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %ptxas -arch=sm_80 -v %t/sdpa_bwd_1.ptx -o %t/1.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
@@ -32,13 +33,19 @@
 // PTX-NOT: .local
 
 /// bwd_preprocess reads each row of O and dO (d 64: 8 chunks each) in
-/// 16-byte loads: 16 per thread and row. Without the alignment LLVM split
-/// them into 128 two-byte loads, and the kernel took a third of the
-/// backward (H200, ncu: 354 us, now 49 us at 16k).
+/// 16-byte loads, one chunk of each a lane, 8 lanes a row: 16 rows of the 64
+/// per round of the 128 threads, 2 loads a round, 8 in all. Without the
+/// alignment LLVM split them into two-byte loads, and the kernel took a third
+/// of the backward (H200, ncu: 354 us). Each round's row sums meet in a
+/// butterfly over the row's 8 lanes: 3 shuffles a round, 12 in all.
 // PRE-LABEL: .visible .entry sdpa_bwd_preprocess(
-// PRE-COUNT-16: ld.global.v4.b32
-// PRE-NOT: ld.global.b16
+// PRE-COUNT-8: ld.global.v4.b32
+// PRE-NOT: ld.global
 // PRE: .entry
+// SHFL-LABEL: .visible .entry sdpa_bwd_preprocess(
+// SHFL-COUNT-12: shfl.sync.bfly.b32
+// SHFL-NOT: shfl.sync
+// SHFL: .entry
 
 /// dK, dV (bwd_main) and dQ (bwd_dq) are stored as pairs of elements at even
 /// columns: 4-byte stores (d 64: 8 blocks x 2 rows, for dK and dV 32, for dQ

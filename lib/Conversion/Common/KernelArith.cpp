@@ -2,6 +2,9 @@
 
 #include "SdpaDialect/Conversion/KernelArith.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::sdpa;
 
@@ -37,6 +40,17 @@ Value KernelArith::fadd(Value x, Value y) {
 }
 Value KernelArith::fsub(Value x, Value y) {
   return arith::SubFOp::create(b, x, y);
+}
+Value KernelArith::laneGroupSum(Value value, int64_t lanes) {
+  assert(lanes >= 1 && lanes <= 32 && llvm::isPowerOf2_64(lanes) &&
+         "a power of two of a warp's lanes");
+  for (int32_t offset = int32_t(lanes) / 2; offset >= 1; offset /= 2) {
+    Value other = gpu::ShuffleOp::create(b, value, offset, /*width=*/32,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    value = fadd(value, other);
+  }
+  return value;
 }
 Value KernelArith::fmul(Value x, Value y) {
   return arith::MulFOp::create(b, x, y);

@@ -36,13 +36,7 @@ using namespace mlir::sdpa::detail;
 
 Value QueryTileKernelBuilder::blockSumInOrder(gpu::GPUFuncOp func,
                                               Value value) {
-  for (int32_t offset = sm80::kWarpSize / 2; offset >= 1; offset /= 2) {
-    Value other = gpu::ShuffleOp::create(b, value, offset,
-                                         int32_t(sm80::kWarpSize),
-                                         gpu::ShuffleMode::XOR)
-                      .getShuffleResult();
-    value = fadd(value, other);
-  }
+  value = laneGroupSum(value, sm80::kWarpSize);
   int64_t warps = blockThreads / sm80::kWarpSize;
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                               gpu::AddressSpace::Workgroup);
@@ -83,7 +77,7 @@ void QueryTileKernelBuilder::emitSinkPartial(gpu::GPUFuncOp func,
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      // This thread stored the row's Delta above: it reads its own store.
+      // The row's Delta, which its lanes stored before the block's barrier.
       Value rowDelta = memref::LoadOp::create(b, args["delta"],
                                               ValueRange{add(rows0, row)});
       Value lse = memref::LoadOp::create(b, args["lse"],
