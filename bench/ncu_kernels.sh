@@ -31,7 +31,7 @@ for dir in "$@"; do
     raw=$(ncu --clock-control none --kernel-name regex:sdpa --launch-count 4 \
               --metrics "$metrics" python3 "$here/time_kernels.py" \
               --artifacts "$dir" "$name" --sizes "$size" --iters 1 2>&1)
-    if ! grep -E '^  sdpa|^    [a-z_]+__' <<<"$raw" | sed 's/^  *//'; then
+    if ! grep -E '^  sdpa|^    [a-z0-9_]+__' <<<"$raw" | sed 's/^  *//'; then
       tail -20 <<<"$raw"
     fi
   done
