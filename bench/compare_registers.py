@@ -37,6 +37,14 @@ def kernel_resources(ptxas, arch, ptx):
     return found
 
 
+def show(resources):
+    """A cell: registers, with the spill bytes where there are any."""
+    if resources is None:
+        return "-"
+    registers, spill = resources
+    return f"{registers}" + (f" ({spill})" if spill else "")
+
+
 def ptx_files(folder):
     for root, _, files in os.walk(folder):
         for name in sorted(files):
@@ -66,7 +74,6 @@ def main():
             for old, new in per_arch:
                 o, n = old.get(kernel), new.get(kernel)
                 changed |= o != n
-                show = lambda r: "-" if r is None else f"{r[0]}" + (f" ({r[1]})" if r[1] else "")
                 cells.append(show(o) if o == n else f"{show(o)} -> {show(n)}")
             if changed or args.all:
                 print(f"| {rel} | {kernel} | " + " | ".join(cells) + " |")

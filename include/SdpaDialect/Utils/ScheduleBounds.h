@@ -39,8 +39,9 @@ ForwardBounds emitForwardBounds(OpBuilder &builder, Location loc,
                                 Value qTile, Value seqQ, Value seqKv);
 
 /// Whether tile `x` of a walk needs the cell mask (an i1): x outside the
-/// interior [interiorBegin, interiorEnd). Every kernel's edge test, of a
-/// program's tile or of a warp's chunk. The compares are unsigned: x and
+/// interior [interiorBegin, interiorEnd). The backward kernels' edge test,
+/// of a program's tile or of a warp's chunk (the forward splits its loops
+/// at the interior instead). The compares are unsigned: x and
 /// the clamped interior of every policy lie at or above the walk's begin,
 /// which is at least 0 (docs/Semantics.md §3.2, §3.3); signed ones cost
 /// the backward's main kernel 2-50 registers (ptxas 13.0, sm_80).

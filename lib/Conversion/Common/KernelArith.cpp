@@ -1,6 +1,7 @@
 //===- KernelArith.cpp - Scalar arithmetic for the kernel builders --------===//
 
 #include "SdpaDialect/Conversion/KernelArith.h"
+#include "SdpaDialect/Conversion/Sm80.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/MathExtras.h"
@@ -42,10 +43,11 @@ Value KernelArith::fsub(Value x, Value y) {
   return arith::SubFOp::create(b, x, y);
 }
 Value KernelArith::laneGroupSum(Value value, int64_t lanes) {
-  assert(lanes >= 1 && lanes <= 32 && llvm::isPowerOf2_64(lanes) &&
-         "a power of two of a warp's lanes");
+  assert(lanes >= 1 && lanes <= sm80::kWarpSize &&
+         llvm::isPowerOf2_64(lanes) && "a power of two of a warp's lanes");
   for (int32_t offset = int32_t(lanes) / 2; offset >= 1; offset /= 2) {
-    Value other = gpu::ShuffleOp::create(b, value, offset, /*width=*/32,
+    Value other = gpu::ShuffleOp::create(b, value, offset,
+                                         int32_t(sm80::kWarpSize),
                                          gpu::ShuffleMode::XOR)
                       .getShuffleResult();
     value = fadd(value, other);

@@ -86,7 +86,7 @@ public:
         if (c0 + lanes > chunks)
           loads = arith::AndIOp::create(
               b, live, cmp(arith::CmpIPredicate::ult, chunk, idx(chunks)));
-        Value sum = ifElse(loads, partial, [&]() -> SmallVector<Value> {
+        partial = ifElse(loads, partial, [&]() -> SmallVector<Value> {
           // 16-byte loads: the runtime admits only 16-byte aligned data
           // pointers and row strides of o and do (docs/Runtime.md); without
           // the alignment LLVM splits each into 8 scalar loads.
@@ -104,7 +104,6 @@ public:
               b, vector::CombiningKind::ADD, prod);
           return {fadd(partial, chunkSum)};
         }).getResult(0);
-        partial = sum;
       }
       Value rowDelta = laneGroupSum(partial, lanes);
       Value first = cmp(arith::CmpIPredicate::eq, laneInRow, idx(0));
