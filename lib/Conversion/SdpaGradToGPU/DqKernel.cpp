@@ -137,10 +137,13 @@ private:
   }
 
   /// The row stats of each of the warp's row tiles.
+  /// (Delta left null where this kernel forms it: formDelta.)
   SmallVector<RowStats> loadRowStats(const QueryTile &tile) {
     Value lseBase = lseRowBase(tile.batch, tile.first, tile.head);
-    Value rows0 = rowStatsBase(tile.batch, tile.first, tile.head, tile.headsQ,
-                               tile.seqQ);
+    Value rows0;
+    if (!spec.dqFormsDelta())
+      rows0 = rowStatsBase(tile.batch, tile.first, tile.head, tile.headsQ,
+                           tile.seqQ);
     SmallVector<RowStats> stats(spec.dqRowTiles);
     for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt) {
       for (int64_t i = 0; i < 2; ++i) {
@@ -151,6 +154,94 @@ private:
       }
     }
     return stats;
+  }
+
+  /// Delta = rowsum(dO * O) of the warp's rows (where this kernel forms
+  /// it, BackwardKernelSpec::dqFormsDelta): the rows in rounds of
+  /// 32 / deltaLanes() over the warp, a row's chunks over deltaLanes()
+  /// neighbouring lanes as bwd_preprocess forms it (RowDelta.cpp, the same
+  /// sums in the same order). Loads are clamped into the sequence and the
+  /// head dim and their products dropped past them (no branch, so the
+  /// rounds' loads issue together); each row's first lane stores its Delta
+  /// into delta for bwd_main, and each thread takes the Delta of its
+  /// fragment rows from the round that holds them by shuffles.
+  void formDelta(const QueryTile &tile, SmallVectorImpl<RowStats> &stats) {
+    int64_t vec = sm80::kAsyncCopyElems;
+    int64_t chunks = deltaChunks(), lanes = deltaLanes();
+    int64_t rowsPerRound = sm80::kWarpSize / lanes;
+    int64_t warpRows = sm80::kMmaM * spec.dqRowTiles;
+    int64_t rounds = llvm::divideCeil(warpRows, rowsPerRound);
+    Value oBase = sliceBase("o", tile.batch, tile.first, tile.head);
+    Value doBase = sliceBase("do", tile.batch, tile.first, tile.head);
+    Value oStrideS = argIndex("o_stride_s");
+    Value doStrideS = argIndex("do_stride_s");
+    Value rows0 = rowStatsBase(tile.batch, tile.first, tile.head, tile.headsQ,
+                               tile.seqQ);
+    Value l = lane();
+    Value laneInRow = remu(l, idx(lanes));
+    Value rowInRound = divu(l, idx(lanes));
+    Value chunk = laneInRow;
+    Value hasChunk;
+    if (lanes > chunks) {
+      hasChunk = cmp(arith::CmpIPredicate::ult, laneInRow, idx(chunks));
+      chunk = arith::MinUIOp::create(b, laneInRow, idx(chunks - 1));
+    }
+    Value col = mul(chunk, idx(vec));
+    // A program has at least one row (the grid covers Sq; a packed tile
+    // past its sequence does not reach here).
+    Value lastRow = sub(tile.seqQ, idx(1));
+    Value firstLane = cmp(arith::CmpIPredicate::eq, laneInRow, idx(0));
+    Value zero = f32(0.0);
+    SmallVector<Value> roundSums;
+    for (int64_t k = 0; k < rounds; ++k) {
+      Value inWarp = add(rowInRound, idx(k * rowsPerRound));
+      Value row = add(tile.q0, add(warpRow0, inWarp));
+      Value live = cmp(arith::CmpIPredicate::ult, row, tile.seqQ);
+      if ((k + 1) * rowsPerRound > warpRows)
+        live = arith::AndIOp::create(
+            b, live, cmp(arith::CmpIPredicate::ult, inWarp, idx(warpRows)));
+      Value readRow = arith::MinUIOp::create(b, row, lastRow);
+      Value oRow = add(oBase, mul(readRow, oStrideS));
+      Value doRow = add(doBase, mul(readRow, doStrideS));
+      Value sum = fadd(zero, chunkProductSum(oRow, doRow, col));
+      Value counted = hasChunk ? arith::AndIOp::create(b, live, hasChunk)
+                               : live;
+      Value rowDelta = laneGroupSum(select(counted, sum, zero), lanes);
+      roundSums.push_back(rowDelta);
+      Value stores = arith::AndIOp::create(b, live, firstLane);
+      scf::IfOp::create(b, stores, [&](OpBuilder &, Location) {
+        memref::StoreOp::create(b, rowDelta, args["delta"],
+                                ValueRange{add(rows0, row)});
+        scf::YieldOp::create(b);
+      });
+    }
+    // Fragment row i of row tile mt is warp row 16 mt + 8 i + lane / 4, of
+    // round (that row) / rowsPerRound, held by its lane
+    // (that row mod rowsPerRound) * lanes.
+    auto i32 = b.getI32Type();
+    Value width = arith::ConstantOp::create(
+        b, b.getI32IntegerAttr(int32_t(sm80::kWarpSize)));
+    for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt) {
+      for (int64_t i = 0; i < 2; ++i) {
+        int64_t row0 = sm80::kMmaM * mt + 8 * i;
+        Value warpRow = add(idx(row0), fragRow);
+        Value round = divu(warpRow, idx(rowsPerRound));
+        Value source = mul(remu(warpRow, idx(rowsPerRound)), idx(lanes));
+        Value sourceLane = arith::IndexCastOp::create(b, i32, source);
+        Value rowDelta;
+        for (int64_t k = row0 / rowsPerRound; k <= (row0 + 7) / rowsPerRound;
+             ++k) {
+          Value held = gpu::ShuffleOp::create(b, roundSums[k], sourceLane,
+                                              width, gpu::ShuffleMode::IDX)
+                           .getShuffleResult();
+          rowDelta = rowDelta ? select(cmp(arith::CmpIPredicate::eq, round,
+                                           idx(k)),
+                                       held, rowDelta)
+                              : held;
+        }
+        stats[mt].delta[i] = rowDelta;
+      }
+    }
   }
 
   /// Per row tile mt and 8-key block j of keys [key0, key0 + keys) of the
@@ -378,10 +469,15 @@ private:
       emitKeyTileProducts(u, stage, edge, tile, stats, acc);
       return flatten(acc);
     };
+    // Delta, where this kernel forms it, while the first key tile lands.
+    auto beforeLoop = [&] {
+      if (spec.dqFormsDelta())
+        formDelta(tile, stats);
+    };
     // (With an empty key range the walk's last wait lands Q and dO.)
     scf::ForOp loop = emitStreamedWalk(bounds.kvBegin, bounds.kvEnd,
                                        spec.keyStages, copyGroup, dQ, fetch,
-                                       compute);
+                                       compute, beforeLoop);
     loop->setAttr("sdpa.kv_loop", b.getUnitAttr());
     emitStoreDq(tile, unflatten(loop.getResults(), spec.dqRowTiles));
   }
