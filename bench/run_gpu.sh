@@ -20,6 +20,8 @@
 # from $AB_ARTIFACTS (default $ARTIFACTS) against $AB_BASELINE (one folder
 # or several, comma-separated), default .artifacts/baseline, three
 # rounds alternating at $AB_SIZES, default 16384, 16 heads; writes ab.txt;
+# with AB_BASELINE_SOURCE, one baseline folder through the runtime built from
+# that source tree, for an A/B across a change of the artifact format;
 # not in the default STEPS), training
 # (check_training.py: one SGD step of a small attention layer through the
 # autograd Function, f16 d64 window 127, both backwards, against PyTorch's
@@ -142,9 +144,28 @@ for s in $STEPS; do
   ab)
     # $AB_ARTIFACTS against the same names in each folder of $AB_BASELINE,
     # alternating.
-    step ab 300 bash -c "python3 bench/time_kernels.py --artifacts ${AB_ARTIFACTS:-$ARTIFACTS} \
-      --baseline ${AB_BASELINE:-.artifacts/baseline} ${AB_KERNELS:-bwd_bf16_d64_win127_nd} \
-      --sizes ${AB_SIZES:-16384} --heads 16 --iters 20 --rounds 3 > $OUT/ab.txt" ;;
+    if [ -z "${AB_BASELINE_SOURCE:-}" ]; then
+      step ab 300 bash -c "python3 bench/time_kernels.py --artifacts ${AB_ARTIFACTS:-$ARTIFACTS} \
+        --baseline ${AB_BASELINE:-.artifacts/baseline} ${AB_KERNELS:-bwd_bf16_d64_win127_nd} \
+        --sizes ${AB_SIZES:-16384} --heads 16 --iters 20 --rounds 3 > $OUT/ab.txt"
+    else
+      # Across a change of the artifact format: the (one) baseline folder
+      # through the runtime built from $AB_BASELINE_SOURCE (a `git archive`
+      # of the baseline commit's runtime/, lib/Schema, include/SdpaSchema),
+      # a process per side and round, alternating.
+      base=/tmp/sdpa-build-baseline
+      step abbuild 200 bash -c "cmake -G Ninja -S $AB_BASELINE_SOURCE/runtime -B $base \
+        -DCMAKE_BUILD_TYPE=Release -DSDPA_RUNTIME_BUILD_TESTS=OFF && ninja -C $base"
+      step ab 300 bash -c "for r in 1 2 3; do
+        echo \"round \$r: ${AB_BASELINE:-.artifacts/baseline} (baseline runtime)\"
+        SDPA_RUNTIME_LIB=$base/lib/libsdpa_runtime.so python3 bench/time_kernels.py \
+          --artifacts ${AB_BASELINE:-.artifacts/baseline} ${AB_KERNELS:-bwd_bf16_d64_win127_nd} \
+          --sizes ${AB_SIZES:-16384} --heads 16 --iters 20
+        echo \"round \$r: ${AB_ARTIFACTS:-$ARTIFACTS}\"
+        python3 bench/time_kernels.py --artifacts ${AB_ARTIFACTS:-$ARTIFACTS} \
+          ${AB_KERNELS:-bwd_bf16_d64_win127_nd} --sizes ${AB_SIZES:-16384} --heads 16 --iters 20
+      done > $OUT/ab.txt"
+    fi ;;
   training)
     step training 120 python3 bench/check_training.py \
       --forward "$ARTIFACTS/f16_d64_win127.manifest" \
