@@ -16,7 +16,12 @@
 //        S / c) in P and dS times 1 - tanh^2, docs/Semantics.md §7)
 //   dQ += dS K                            (registers, f32)
 //
-// and stores dQ * scale once. With two key stages (keyStages) the next key
+// and stores dQ * scale once. Without sinks (BackwardKernelSpec::dqFormsDelta)
+// the kernel also forms Delta = rowsum(dO * O) of its rows, stores it for
+// bwd_main, and launches first: the backward has no bwd_preprocess
+// (docs/Semantics.md §4.5). Its loads are issued once the first key tile's
+// fetch is (emitStreamedWalk's beforeLoop), so the two overlap.
+// With two key stages (keyStages) the next key
 // tile's K and V are fetched while the current one computes
 // (emitStreamedWalk). There are no atomics and no workspace, and the sum
 // over key tiles runs in one order: dQ is bitwise repeatable. The
@@ -25,7 +30,8 @@
 // branch around the cell mask.
 //
 // Packed sequences (thd): blockIdx.z is sequence i; a query tile at or past
-// Sq_i has no rows and writes nothing. With sinks, program (0, h, 0) also
+// Sq_i has no rows and writes nothing (no Delta either: bwd_main visits no
+// such row). With sinks, program (0, h, 0) also
 // sums head h's dsink partials in a fixed order (SinkGradient.cpp):
 // bwd_preprocess wrote them before this launch.
 //

@@ -7,7 +7,9 @@
 //                                               (dQ accumulated)
 //   relay_counters[b, h, t] = 0                 (dQ relayed)
 //
-// so the runtime needs no memset: the three kernels run in stream order.
+// so the runtime needs no memset: the kernels run in stream order. A backward
+// that recomputes dQ without sinks has no such kernel: bwd_dq forms delta
+// (DqKernel.cpp).
 // delta and dq_accum are contiguous [B, Hq, Sq] and [B, Hq, Sq, D] f32,
 // relay_counters contiguous [B, Hq, ceil(Sq / Tq)] i32.
 //
