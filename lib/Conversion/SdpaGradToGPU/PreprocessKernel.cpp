@@ -77,7 +77,9 @@ public:
               b, live, cmp(arith::CmpIPredicate::ult, chunk, idx(chunks)));
         partial = ifElse(loads, partial, [&]() -> SmallVector<Value> {
           Value col = mul(chunk, idx(vec));
-          return {fadd(partial, chunkProductSum(oRow, doRow, col))};
+          Value o = loadChunk(args["o"], add(oRow, col));
+          Value dO = loadChunk(args["do"], add(doRow, col));
+          return {fadd(partial, chunkProductSum(o, dO))};
         }).getResult(0);
       }
       Value rowDelta = laneGroupSum(partial, lanes);

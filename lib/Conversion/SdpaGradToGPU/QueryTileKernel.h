@@ -51,9 +51,10 @@ protected:
   /// c mod deltaLanes(): deltaChunks() rounded up to a power of two, at most
   /// a warp. Their sums meet in laneGroupSum(partial, deltaLanes()).
   int64_t deltaLanes() const;
-  /// sum_e O[e] dO[e] (f32) over the 16-byte chunks of o and do at element
-  /// offsets `oRow + col` and `doRow + col`.
-  Value chunkProductSum(Value oRow, Value doRow, Value col);
+  /// The 16-byte chunk of `buffer` (global or shared) at `at`.
+  Value loadChunk(Value buffer, ValueRange at);
+  /// sum_e O[e] dO[e] (f32) of two chunks loaded by loadChunk.
+  Value chunkProductSum(Value o, Value dO);
 
   //===--- SinkGradient.cpp: dsink in a fixed order ------------------------===//
   /// The sum of `value` over the block's threads, valid in every thread,

@@ -32,22 +32,19 @@ int64_t QueryTileKernelBuilder::deltaLanes() const {
                            sm80::kWarpSize);
 }
 
-Value QueryTileKernelBuilder::chunkProductSum(Value oRow, Value doRow,
-                                              Value col) {
+Value QueryTileKernelBuilder::loadChunk(Value buffer, ValueRange at) {
   // 16-byte loads: the runtime admits only 16-byte aligned data pointers
-  // and row strides of o and do (docs/Runtime.md); without the alignment
-  // LLVM splits each into 8 scalar loads.
-  int64_t vec = sm80::kAsyncCopyElems;
-  auto halfVec = VectorType::get({vec}, spec.elementType);
-  auto floatVec = VectorType::get({vec}, b.getF32Type());
-  Value oAt = add(oRow, col);
-  Value o = vector::LoadOp::create(b, halfVec, args["o"], ValueRange{oAt},
-                                   /*nontemporal=*/false,
-                                   llvm::MaybeAlign(sm80::kAsyncCopyBytes));
-  Value doAt = add(doRow, col);
-  Value dO = vector::LoadOp::create(b, halfVec, args["do"], ValueRange{doAt},
-                                    /*nontemporal=*/false,
-                                    llvm::MaybeAlign(sm80::kAsyncCopyBytes));
+  // and row strides of o and do (docs/Runtime.md), and shared rows are
+  // padded to 16 bytes; without the alignment LLVM splits each into 8
+  // scalar loads.
+  auto halfVec = VectorType::get({sm80::kAsyncCopyElems}, spec.elementType);
+  return vector::LoadOp::create(b, halfVec, buffer, at,
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(sm80::kAsyncCopyBytes));
+}
+
+Value QueryTileKernelBuilder::chunkProductSum(Value o, Value dO) {
+  auto floatVec = VectorType::get({sm80::kAsyncCopyElems}, b.getF32Type());
   Value dOWide = arith::ExtFOp::create(b, floatVec, dO);
   Value oWide = arith::ExtFOp::create(b, floatVec, o);
   Value prod = arith::MulFOp::create(b, oWide, dOWide);
