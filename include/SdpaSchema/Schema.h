@@ -73,25 +73,13 @@ struct Param {
 /// `dsink_partials` and `grad_sinks`; bwd_main is unchanged (the LSE holds
 /// the sink). With DqMode::Recompute no kernel takes dq_accum or the relay
 /// counters, and bwd_dq (which takes `dsink_partials` and `grad_sinks`
-/// with sinks, in place of bwd_dq_convert) writes dq; where it forms delta
-/// (dqKernelFormsDelta) it also takes `o` and its strides.
+/// with sinks, in place of bwd_dq_convert) writes dq.
 std::vector<Param> getKernelParams(KernelRole role, bool varlen,
                                    bool deterministic, bool sinks,
                                    DqMode dq = DqMode::Accumulate);
 
-/// Whether bwd_dq forms delta = rowsum(dO * O) itself and runs first, so
-/// that the backward has no bwd_preprocess: DqMode::Recompute without sinks
-/// (with sinks bwd_preprocess also forms the dsink partials, which bwd_dq
-/// sums).
-constexpr bool dqKernelFormsDelta(DqMode dq, bool sinks) {
-  return dq == DqMode::Recompute && !sinks;
-}
-
-/// The backward kernels of `dq` mode (with `sinks` or not), in launch
-/// order: bwd_preprocess, bwd_main, bwd_dq_convert (Accumulate);
-/// bwd_preprocess, bwd_main, bwd_dq (Recompute with sinks); bwd_dq,
-/// bwd_main (Recompute: dqKernelFormsDelta).
-std::vector<KernelRole> getBackwardRoles(DqMode dq, bool sinks);
+/// The backward kernels of `dq` mode, in launch order.
+std::vector<KernelRole> getBackwardRoles(DqMode dq);
 
 /// The grid terms of the kernel of `role` (x, y, z): one program per query
 /// tile (per key tile for bwd_main), head and batch entry.

@@ -493,17 +493,6 @@ bool Parser::finish(int lastLine) {
                         quote(dq->name) + " (line " + std::to_string(dq->line) +
                         ") recomputes dQ (role 'bwd_dq'): an artifact has "
                         "one or the other");
-    // Without sinks bwd_dq forms delta and launches first: a bwd_preprocess
-    // beside it (an artifact of an earlier sdpa-opt, whose bwd_dq reads
-    // delta) would never run.
-    if (const Kernel *pre = out.findKernel(KernelRole::BwdPreprocess))
-      if (dqKernelFormsDelta(out.dqMode(), out.sinks))
-        return fail(pre->line,
-                    "kernel " + quote(pre->name) +
-                        " has role 'bwd_preprocess', but a backward that "
-                        "recomputes dQ without sinks forms delta in bwd_dq "
-                        "(an artifact of an earlier sdpa-opt: compile it "
-                        "again)");
   }
   return true;
 }

@@ -278,30 +278,21 @@ std::vector<Param> sdpa_schema::getKernelParams(KernelRole role, bool varlen,
         .batch()
         .strides({"dq"})
         .take();
-  case KernelRole::BwdDq: {
-    // Where bwd_dq forms delta it reads o as well.
-    ParamList params(varlen, /*relay=*/false, sinks);
-    if (dqKernelFormsDelta(dq, sinks))
-      params.pointers({"q", "k", "v", "o", "do", "lse", "delta", "dq"});
-    else
-      params.pointers({"q", "k", "v", "do", "lse", "delta", "dq"},
-                      {"dsink_partials", "grad_sinks"});
-    params.offsets({"cu_seqlens_q", "cu_seqlens_kv"})
+  case KernelRole::BwdDq:
+    return ParamList(varlen, /*relay=*/false, sinks)
+        .pointers({"q", "k", "v", "do", "lse", "delta", "dq"},
+                  {"dsink_partials", "grad_sinks"})
+        .offsets({"cu_seqlens_q", "cu_seqlens_kv"})
         .sizes({"seq_q", "seq_kv", "heads_q", "heads_kv"})
-        .batch();
-    if (dqKernelFormsDelta(dq, sinks))
-      params.strides({"q", "k", "v", "o", "do", "dq"});
-    else
-      params.strides({"q", "k", "v", "do", "dq"});
-    return params.lseStrides().take();
-  }
+        .batch()
+        .strides({"q", "k", "v", "do", "dq"})
+        .lseStrides()
+        .take();
   }
   return {};
 }
 
-std::vector<KernelRole> sdpa_schema::getBackwardRoles(DqMode dq, bool sinks) {
-  if (dqKernelFormsDelta(dq, sinks))
-    return {KernelRole::BwdDq, KernelRole::BwdMain};
+std::vector<KernelRole> sdpa_schema::getBackwardRoles(DqMode dq) {
   if (dq == DqMode::Recompute)
     return {KernelRole::BwdPreprocess, KernelRole::BwdMain, KernelRole::BwdDq};
   return {KernelRole::BwdPreprocess, KernelRole::BwdMain,

@@ -3,7 +3,7 @@
     cache = KernelCache()                    # $SDPA_CACHE_DIR or ~/.cache/sdpa-dialect
     path = cache.manifest(select("forward", "bf16", 64, left=127, right=0))
 
-On disk (docs/Frontends.md): `<root>/v2/<key>.ptx` and `<key>.manifest`, the
+On disk (docs/Frontends.md): `<root>/v1/<key>.ptx` and `<key>.manifest`, the
 artifact `sdpa-opt` writes (docs/Artifact.md), named by the configuration's
 key (sdpa.config). A lookup searches, in order, the directories of
 $SDPA_KERNEL_PATH (colon-separated; prebuilt sets), the package's own
@@ -38,11 +38,8 @@ from .config import HEAD_DIMS, ConfigError, KernelConfig, float32, select
 __all__ = ["KernelCache", "MissingKernelError", "StaleKernelError", "COMMON", "read_manifest",
            "find_sdpa_opt", "default_cache_dir", "FORMAT"]
 
-#: The cache's layout version: the folder under the root. v2: a backward that
-#: recomputes dQ without sinks forms delta in bwd_dq and has no
-#: bwd_preprocess, which the runtime refuses beside such a bwd_dq, so the
-#: artifacts of v1 are compiled again, not found.
-FORMAT = "v2"
+#: The cache's layout version: the folder under the root.
+FORMAT = "v1"
 
 
 class MissingKernelError(LookupError):

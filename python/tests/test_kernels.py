@@ -66,14 +66,14 @@ class CacheTest(unittest.TestCase):
     def test_compiles_once_and_matches_make_artifacts(self):
         cache = kernels.KernelCache(sdpa_opt=SDPA_OPT)
         path = cache.manifest(FWD)
-        self.assertEqual(path, os.path.join(self.root, "v2", FWD.key + ".manifest"))
+        self.assertEqual(path, os.path.join(self.root, "v1", FWD.key + ".manifest"))
         self.assertEqual(cache.manifest(FWD), path)
         self.assertEqual(cache.compiled, [FWD])
         # Another process (a fresh cache object, no sdpa-opt) finds it.
         again = kernels.KernelCache(sdpa_opt=None)
         self.assertEqual(again.manifest(FWD), path)
         self.assertEqual(again.compiled, [])
-        self.assertEqual(sorted(os.listdir(os.path.join(self.root, "v2"))),
+        self.assertEqual(sorted(os.listdir(os.path.join(self.root, "v1"))),
                          [FWD.key + ".manifest", FWD.key + ".ptx"])
         # The configuration is the one the GPU checks cover: the same PTX as
         # bench/make_artifacts.py's bf16_d64_win127, the same manifest but
@@ -163,7 +163,7 @@ class CacheTest(unittest.TestCase):
         message = str(cm.exception)
         self.assertEqual(message, (
             "no kernel for backward bf16 head_dim 64 band(left=127, right=0, top_left) dense "
-            f"scale 0.125 deterministic (key {BWD.key}): not in {os.path.join(self.root, 'v2')}, "
+            f"scale 0.125 deterministic (key {BWD.key}): not in {os.path.join(self.root, 'v1')}, "
             "and no sdpa-opt to compile it (set SDPA_OPT or put sdpa-opt on PATH). Build it where "
             "sdpa-opt is installed with `python3 -m sdpa.kernels build --out DIR "
             f"{BWD.key}` and set SDPA_KERNEL_PATH=DIR here"))
@@ -180,9 +180,9 @@ class CacheTest(unittest.TestCase):
         header, kernel_list = kernels.read_manifest(found)
         self.assertEqual((header["direction"], header["deterministic"]), ("backward", "1"))
         # A band of 128 keys at d 64: the default dq-mode recomputes dQ
-        # (bwd_dq, docs/Semantics.md §4.5), which without sinks forms delta
-        # and launches first.
-        self.assertEqual([r for _, r in kernel_list], ["bwd_dq", "bwd_main"])
+        # (bwd_dq, docs/Semantics.md §4.5).
+        self.assertEqual([r for _, r in kernel_list], ["bwd_preprocess", "bwd_main",
+                                                       "bwd_dq"])
         # A second build skips what is there.
         log = io.StringIO()
         self.assertEqual(kernels._build([BWD], out, SDPA_OPT, log), 0)
@@ -197,7 +197,7 @@ class CacheTest(unittest.TestCase):
             kernels.KernelCache(sdpa_opt=fake).manifest(FWD)
         self.assertEqual(str(cm.exception), f"sdpa-opt refused {FWD.key} ({FWD.describe()}): "
                                             "error: tile-kv: not today")
-        self.assertEqual(os.listdir(os.path.join(self.root, "v2")), [])  # nothing left behind
+        self.assertEqual(os.listdir(os.path.join(self.root, "v1")), [])  # nothing left behind
         log = io.StringIO()
         self.assertEqual(kernels._build([FWD, BWD], self.root, fake, log, jobs=2), 2)
         lines = log.getvalue().splitlines()
@@ -226,7 +226,7 @@ class DefaultsTest(unittest.TestCase):
         with mock.patch.dict(os.environ, {"SDPA_KERNEL_PATH": "/a:/b"}):
             cache = kernels.KernelCache(root="/r", sdpa_opt=None)
         self.assertEqual(cache.search_path, ["/a", "/b"])
-        self.assertEqual(cache.dir, "/r/v2")
+        self.assertEqual(cache.dir, "/r/v1")
 
 
 if __name__ == "__main__":

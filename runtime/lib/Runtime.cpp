@@ -250,7 +250,7 @@ std::vector<const Kernel *> forwardKernels(const Manifest &m) {
 /// The kernels of a backward, in launch order (null for roles it lacks).
 std::vector<const Kernel *> backwardKernels(const Manifest &m) {
   std::vector<const Kernel *> kernels;
-  for (KernelRole role : sdpa_schema::getBackwardRoles(m.dqMode(), m.sinks))
+  for (KernelRole role : sdpa_schema::getBackwardRoles(m.dqMode()))
     kernels.push_back(m.findKernel(role));
   return kernels;
 }

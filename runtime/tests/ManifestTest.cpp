@@ -469,9 +469,9 @@ TEST(Manifest, ParsesTheLoweringsForwardFormat) {
     EXPECT_EQ(params[i].name, m.kernels[0].params[i].name) << i;
 }
 
-/// A backward that recomputes dQ without sinks: bwd_dq forms delta and
-/// launches first, it is deterministic without the relay, and its kernels'
-/// parameters are the schema's for DqMode::Recompute.
+/// A backward that recomputes dQ: bwd_dq is its third kernel, it is
+/// deterministic without the relay, and its kernels' parameters are the
+/// schema's for DqMode::Recompute.
 TEST(Manifest, ReadsARecomputedDqBackward) {
   Manifest m = parseOrDie(backwardRecomputeLines());
   EXPECT_EQ(m.dqMode(), sdpa_schema::DqMode::Recompute);
@@ -480,32 +480,23 @@ TEST(Manifest, ReadsARecomputedDqBackward) {
   EXPECT_FALSE(m.takesParam("dq_accum"));
   ASSERT_NE(m.findKernel(KernelRole::BwdDq), nullptr);
   EXPECT_EQ(m.findKernel(KernelRole::BwdDqConvert), nullptr);
-  EXPECT_EQ(sdpa_schema::getBackwardRoles(m.dqMode(), m.sinks),
-            (std::vector<KernelRole>{KernelRole::BwdDq, KernelRole::BwdMain}));
-  // With sinks bwd_preprocess forms delta and the dsink partials first.
-  EXPECT_EQ(sdpa_schema::getBackwardRoles(m.dqMode(), /*sinks=*/true),
+  EXPECT_EQ(sdpa_schema::getBackwardRoles(m.dqMode()),
             (std::vector<KernelRole>{KernelRole::BwdPreprocess,
                                      KernelRole::BwdMain, KernelRole::BwdDq}));
-  EXPECT_EQ(sdpa_schema::getBackwardRoles(sdpa_schema::DqMode::Accumulate,
-                                          /*sinks=*/false),
-            (std::vector<KernelRole>{KernelRole::BwdPreprocess,
-                                     KernelRole::BwdMain,
-                                     KernelRole::BwdDqConvert}));
   // The accumulating artifact of the same options relays its adds.
   Manifest accumulated = parseOrDie(backwardLines());
   EXPECT_EQ(accumulated.dqMode(), sdpa_schema::DqMode::Accumulate);
   EXPECT_TRUE(accumulated.usesRelay());
   // The schema's lists: no dq_accum, no relay counters, dq from bwd_dq.
-  for (bool sinks : {false, true})
-    for (KernelRole role : sdpa_schema::getBackwardRoles(
-             sdpa_schema::DqMode::Recompute, sinks))
-      for (bool deterministic : {false, true})
-        for (const Param &p : sdpa_schema::getKernelParams(
-                 role, /*varlen=*/false, deterministic, sinks,
-                 sdpa_schema::DqMode::Recompute)) {
-          EXPECT_NE(p.name, "dq_accum") << toString(role);
-          EXPECT_NE(p.name, "relay_counters") << toString(role);
-        }
+  for (KernelRole role : sdpa_schema::getBackwardRoles(
+           sdpa_schema::DqMode::Recompute))
+    for (bool deterministic : {false, true})
+      for (const Param &p : sdpa_schema::getKernelParams(
+               role, /*varlen=*/false, deterministic, /*sinks=*/true,
+               sdpa_schema::DqMode::Recompute)) {
+        EXPECT_NE(p.name, "dq_accum") << toString(role);
+        EXPECT_NE(p.name, "relay_counters") << toString(role);
+      }
   std::vector<Param> dq = sdpa_schema::getKernelParams(
       KernelRole::BwdDq, /*varlen=*/true, /*deterministic=*/true,
       /*sinks=*/true, sdpa_schema::DqMode::Recompute);
@@ -517,42 +508,6 @@ TEST(Manifest, ReadsARecomputedDqBackward) {
                        "q", "k", "v", "do", "lse", "delta", "dq",
                        "dsink_partials", "grad_sinks", "cu_seqlens_q",
                        "cu_seqlens_kv"}));
-  // Without sinks bwd_dq forms delta: it reads o (and its strides).
-  names.clear();
-  std::vector<std::string> strides;
-  for (const Param &p : sdpa_schema::getKernelParams(
-           KernelRole::BwdDq, /*varlen=*/false, /*deterministic=*/false,
-           /*sinks=*/false, sdpa_schema::DqMode::Recompute)) {
-    if (p.type == sdpa_schema::ParamType::Ptr)
-      names.push_back(p.name);
-    if (p.name.rfind("o_stride_", 0) == 0)
-      strides.push_back(p.name);
-  }
-  EXPECT_EQ(names, (std::vector<std::string>{"q", "k", "v", "o", "do", "lse",
-                                             "delta", "dq"}));
-  EXPECT_EQ(strides, (std::vector<std::string>{"o_stride_b", "o_stride_h",
-                                               "o_stride_s"}));
-}
-
-/// Without sinks a backward that recomputes dQ forms delta in bwd_dq, which
-/// launches first: a bwd_preprocess beside it (an earlier sdpa-opt's
-/// artifact, whose bwd_dq reads delta) is refused, not skipped.
-TEST(Manifest, RefusesAPreprocessWhereBwdDqFormsDelta) {
-  std::vector<std::string> lines = backwardRecomputeLines();
-  for (const char *line :
-       {"kernel sdpa_bwd_pre bwd_preprocess", "block 128 1 1",
-        "shared_bytes 0", "grid q_tiles heads_q batch", "param delta ptr"})
-    lines.push_back(line);
-  Manifest m;
-  std::string error;
-  EXPECT_FALSE(parseManifest(join(lines), m, error));
-  EXPECT_EQ(error, "line 31: kernel 'sdpa_bwd_pre' has role "
-                   "'bwd_preprocess', but a backward that recomputes dQ "
-                   "without sinks forms delta in bwd_dq (an artifact of an "
-                   "earlier sdpa-opt: compile it again)");
-  // With sinks it is the artifact's first kernel.
-  lines.insert(lines.begin() + 11, "sinks 1");
-  EXPECT_TRUE(parseManifest(join(lines), m, error)) << error;
 }
 
 /// bwd_dq (recomputed dQ) and bwd_dq_convert (accumulated dQ) form dQ two
@@ -566,8 +521,8 @@ TEST(Manifest, RefusesBothWaysOfFormingDq) {
   Manifest m;
   std::string error;
   EXPECT_FALSE(parseManifest(join(lines), m, error));
-  EXPECT_EQ(error, "line 31: kernel 'sdpa_bwd_c' has role 'bwd_dq_convert', "
-                   "but kernel 'sdpa_bwd_q' (line 20) recomputes dQ (role "
+  EXPECT_EQ(error, "line 35: kernel 'sdpa_bwd_c' has role 'bwd_dq_convert', "
+                   "but kernel 'sdpa_bwd_q' (line 27) recomputes dQ (role "
                    "'bwd_dq'): an artifact has one or the other");
 }
 

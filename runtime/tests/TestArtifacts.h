@@ -117,8 +117,8 @@ inline std::vector<std::string> backwardLines() {
 }
 
 /// A deterministic backward that recomputes dQ (docs/Artifact.md): its
-/// bwd_dq kernel forms delta and writes dq, and no kernel takes dq_accum or
-/// the relay counters.
+/// bwd_dq kernel writes dq, and no kernel takes dq_accum or the relay
+/// counters.
 inline std::vector<std::string> backwardRecomputeLines() {
   return {
       "sdpa-artifact 1",
@@ -132,6 +132,13 @@ inline std::vector<std::string> backwardRecomputeLines() {
       "scale 0.125",
       "varlen 0",
       "deterministic 1",
+      "kernel sdpa_bwd_pre bwd_preprocess",
+      "block 128 1 1",
+      "shared_bytes 0",
+      "grid q_tiles heads_q batch",
+      "param o ptr",
+      "param do ptr",
+      "param delta ptr",
       "kernel sdpa_bwd bwd_main",
       "block 128 1 1",
       "shared_bytes 46592",
@@ -146,9 +153,6 @@ inline std::vector<std::string> backwardRecomputeLines() {
       "grid q_tiles heads_q batch",
       "param q ptr",
       "param k ptr",
-      "param o ptr",
-      "param do ptr",
-      "param delta ptr",
       "param dq ptr",
       "param dq_stride_s i64",
   };

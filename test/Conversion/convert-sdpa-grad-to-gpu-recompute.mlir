@@ -3,7 +3,6 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ACC
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=ROWTILES
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=CHUNK
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=DQDELTA
 
 /// bwd_dq's warp chunks (docs/Semantics.md §3.8): warp w of query tile t
 /// holds rows [32x, 32x + 31], x = 2t + w, and walks the key tile in chunks
@@ -53,13 +52,11 @@
 /// dq-mode=default picks recompute for a band of at most 512 keys up to
 /// head_dim 64 (lib/Analysis/KernelDefaults.cpp): a causal window of 128 keys
 /// (L = 127, R = 0), top-left, d 64, dynamic lengths, tiles 64 x 64 (the
-/// default tile rule's narrow pick). Without sinks there is no
-/// bwd_preprocess (no dq_accum to zero, and bwd_dq forms Delta: see DQDELTA
-/// below): the kernels, in launch order, are bwd_dq, which also takes o
-/// (after v) and its strides, and bwd_main (dK, dV only), which reads the
-/// Delta bwd_dq stored. bwd_dq: one program per query tile, 2 warps of 32
-/// rows (two m16 row tiles each: mma width 64 <= 64 and tile_q 64,
-/// BackwardKernelSpec::dqRowTiles), 64 threads, Q, dO tiles of 64 x (64 + 8)
+/// default tile rule's narrow pick). The kernels: bwd_preprocess (Delta
+/// only: no dq_accum to zero), bwd_main (dK, dV only) and bwd_dq, one
+/// program per query tile, 2 warps of 32 rows (two m16 row tiles each: mma
+/// width 64 <= 64 and tile_q 64, BackwardKernelSpec::dqRowTiles), 64
+/// threads, Q, dO tiles of 64 x (64 + 8)
 /// f16 in shared memory (9216 bytes each) and K, V tiles in 2 stages (mma
 /// width 64 <= 96, and it fits): 2 * 9216 + 2 * 2 * 9216 = 55296 bytes.
 /// bwd_main keeps its layout (2 stages of Q, dO and the row stats; the dS
@@ -77,33 +74,22 @@
 // CHECK-DAG: #[[KVE:.*]] = affine_map<(d0)[s0, s1] -> (s1 ceildiv 64, d0 + 1, (s0 - 1) floordiv 64 + 1)>
 // CHECK-DAG: #[[KVIB:.*]] = affine_map<(d0)[s0, s1] -> (0, d0 - 1)>
 // CHECK-DAG: #[[KVIE:.*]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 64, d0)>
-/// The manifest's kernels: bwd_dq first (right after the header), then
-/// bwd_main, and no other.
-// CHECK: sdpa.artifacts = {sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 0\0Akernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 55296\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam o ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam seq_q i32\0Aparam seq_kv i32\0Aparam heads_q i32\0Aparam heads_kv i32
-// CHECK-SAME: \0Aparam v_stride_s i64\0Aparam o_stride_b i64\0Aparam o_stride_h i64\0Aparam o_stride_s i64\0Aparam do_stride_b i64
-// CHECK-NOT: \0Akernel
-// CHECK-SAME: \0Akernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 65536\0Agrid kv_tiles heads_kv batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dk ptr\0Aparam dv ptr\0Aparam seq_q i32
-// CHECK-NOT: \0Akernel
-// CHECK-SAME: \0Aparam lse_stride_h i64\0A"}
+// CHECK: sdpa.artifacts = {sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 0\0Akernel sdpa_bwd_preprocess bwd_preprocess\0Ablock 128 1 1\0Ashared_bytes 0\0Agrid q_tiles heads_q batch\0Aparam o ptr\0Aparam do ptr\0Aparam delta ptr\0Aparam seq_q i32
+// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 65536\0Agrid kv_tiles heads_kv batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dk ptr\0Aparam dv ptr\0Aparam seq_q i32
+// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 55296\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam seq_q i32\0Aparam seq_kv i32\0Aparam heads_q i32\0Aparam heads_kv i32
 /// The host program allocates dQ, dK, dV and delta (one f32 workspace) and
-/// launches the two kernels in order: bwd_dq (q, k, v, o, do, then lse,
-/// delta, which it writes, and dq), then bwd_main (q, k, v, do, lse, delta,
-/// which it reads, dk, dv).
+/// launches the three kernels in order.
 // CHECK-LABEL: func.func @window
 // CHECK-COUNT-3: gpu.alloc (%{{.+}}) : memref<1x2x?x64xf16>
 // CHECK: %[[DELTA:.+]] = gpu.alloc (%{{.+}}) : memref<?xf32>
-// CHECK-NEXT: %[[DELTAPTR:.+]] = memref.reinterpret_cast %[[DELTA]]
 // CHECK-NOT: gpu.alloc
-// CHECK-NOT: gpu.launch_func
-// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in (%{{.+}}, %{{.+}}, %{{.+}}) dynamic_shared_memory_size %{{.+}} args(%{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : memref<1099511627776xf32>, %[[DELTAPTR]] : memref<1099511627776xf32>, %{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : i32,
-// CHECK-NOT: gpu.launch_func
-// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_main blocks in {{.*}} args(%{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : memref<1099511627776xf32>, %[[DELTAPTR]] : memref<1099511627776xf32>, %{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : memref<1099511627776xf16>, %{{[a-z0-9_]+}} : i32,
-// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_preprocess
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_main
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in (%{{.+}}, %{{.+}}, %{{.+}}) dynamic_shared_memory_size %{{.+}}
 // CHECK: gpu.dealloc %[[DELTA]]
-/// bwd_dq, the module's first kernel: Q [64][72] at 0, dO [64][72] at 9216,
-/// K [2][64][72] at 18432, V [2][64][72] at 18432 + 2 * 9216 = 36864.
-// CHECK: gpu.module @sdpa_bwd_0 {
-// CHECK-NEXT: gpu.func @sdpa_bwd_dq(
+/// bwd_dq: Q [64][72] at 0, dO [64][72] at 9216, K [2][64][72] at 18432,
+/// V [2][64][72] at 18432 + 2 * 9216 = 36864.
+// CHECK: gpu.func @sdpa_bwd_dq(
 // CHECK-SAME: known_block_size = array<i32: 64, 1, 1>
 // CHECK: %[[T:.+]] = gpu.block_id x
 // CHECK: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<64x72xf16, #gpu.address_space<workgroup>>
@@ -153,78 +139,8 @@
 // CHECK-NEXT: nvgpu.device_async_wait %[[QGROUP]] {numGroups = 0 : i32}
 // CHECK: vector.store
 // CHECK: gpu.return
-/// Then bwd_main, the module's last kernel.
-// CHECK-NEXT: }
-// CHECK-NEXT: gpu.func @sdpa_bwd_main(
-// CHECK-NOT: gpu.func
-// CHECK: // -----
-
-/// Delta in bwd_dq (DqKernel.cpp, formDelta), where bwd_preprocess formed it
-/// before: bwd_dq (q, k, v, o, do: %arg0 to %arg4; lse %arg5, delta %arg6,
-/// dq %arg7) never reads delta. After it issues the first key tile's fetch
-/// and before the key loop, with no barrier, it forms Delta = rowsum(dO * O)
-/// of its warp's 32 rows as bwd_preprocess did (RowDelta.cpp): d 64 is 8
-/// 16-byte chunks a row of o and do, a chunk a lane, 8 lanes a row, 4 rows a
-/// round, 8 rounds; a round's sums meet in a butterfly over the row's 8
-/// lanes (xor 4, 2, 1) and the row's first lane stores its Delta into delta
-/// for bwd_main (8 stores). Each thread then takes the Delta of its 4
-/// fragment rows by idx shuffles (8 rows span 2 rounds: 2 shuffles a row),
-/// and dS = P (dP - Delta) in the key loop uses them.
-// DQDELTA-LABEL: gpu.func @sdpa_bwd_dq(%arg0: memref<1099511627776xf16>, %arg1: memref<1099511627776xf16>, %arg2: memref<1099511627776xf16>, %arg3: memref<1099511627776xf16>, %arg4: memref<1099511627776xf16>, %arg5: memref<1099511627776xf32>, %arg6: memref<1099511627776xf32>, %arg7: memref<1099511627776xf16>, %arg8: i32,
-// DQDELTA-NOT: %arg6[
-// DQDELTA: nvgpu.device_async_copy %arg2[
-// DQDELTA: nvgpu.device_async_create_group
-// DQDELTA-NEXT: }
-// DQDELTA-NOT: gpu.barrier
-// DQDELTA-NOT: %arg6[
-// DQDELTA: %[[O:[0-9]+]] = vector.load %arg3[%{{[0-9]+}}] {alignment = 16 : i64} : memref<1099511627776xf16>, vector<8xf16>
-// DQDELTA-NEXT: arith.addi
-// DQDELTA-NEXT: %[[DO:[0-9]+]] = vector.load %arg4[%{{[0-9]+}}] {alignment = 16 : i64} : memref<1099511627776xf16>, vector<8xf16>
-// DQDELTA-NEXT: %[[DOW:[0-9]+]] = arith.extf %[[DO]] : vector<8xf16> to vector<8xf32>
-// DQDELTA-NEXT: %[[OW:[0-9]+]] = arith.extf %[[O]] : vector<8xf16> to vector<8xf32>
-// DQDELTA-NEXT: %[[PROD:[0-9]+]] = arith.mulf %[[OW]], %[[DOW]] : vector<8xf32>
-// DQDELTA-NEXT: vector.reduction <add>, %[[PROD]] : vector<8xf32> into f32
-// DQDELTA-NOT: gpu.barrier
-// DQDELTA: gpu.shuffle xor %{{[0-9]+}}, %c4_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
-// DQDELTA: gpu.shuffle xor %{{[0-9]+}}, %c2_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
-// DQDELTA: %[[LAST:[a-zA-Z0-9_]+]], %{{[a-zA-Z0-9_]+}} = gpu.shuffle xor %[[PART:[0-9]+]], %c1_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
-// DQDELTA-NEXT: %[[ROW:[0-9]+]] = arith.addf %[[PART]], %[[LAST]] : f32
-// DQDELTA-NEXT: %[[FIRST:[0-9]+]] = arith.andi %{{[0-9]+}}, %{{[0-9]+}} : i1
-// DQDELTA-NEXT: scf.if %[[FIRST]] {
-// DQDELTA-NEXT: arith.addi
-// DQDELTA-NEXT: memref.store %[[ROW]], %arg6[%{{[0-9]+}}] : memref<1099511627776xf32>
-// DQDELTA-NEXT: }
-// DQDELTA-NOT: gpu.barrier
-// DQDELTA-COUNT-7: memref.store %{{[0-9]+}}, %arg6[%{{[0-9]+}}] : memref<1099511627776xf32>
-// DQDELTA-NOT: vector.load
-// DQDELTA-NOT: %arg6[
-// DQDELTA-NOT: gpu.barrier
-// DQDELTA: %[[R0:[a-zA-Z0-9_]+]], %{{[a-zA-Z0-9_]+}} = gpu.shuffle idx %[[ROW]], %[[SRC:[0-9]+]], %c32_i32{{(_[0-9]+)?}} : f32
-// DQDELTA-NEXT: %[[R1:[a-zA-Z0-9_]+]], %{{[a-zA-Z0-9_]+}} = gpu.shuffle idx %{{[0-9]+}}, %[[SRC]], %c32_i32{{(_[0-9]+)?}} : f32
-// DQDELTA-NEXT: %[[C1:[a-z0-9_]+]] = arith.constant 1 : index
-// DQDELTA-NEXT: %[[IN1:[0-9]+]] = arith.cmpi eq, %{{[0-9]+}}, %[[C1]] : index
-// DQDELTA-NEXT: %[[D:[0-9]+]] = arith.select %[[IN1]], %[[R1]], %[[R0]] : f32
-// DQDELTA-COUNT-6: gpu.shuffle idx
-// DQDELTA-NOT: gpu.shuffle
-// DQDELTA-NOT: %arg6[
-// DQDELTA-NOT: gpu.barrier
-// DQDELTA: scf.for
-// DQDELTA-NOT: %arg6[
-// DQDELTA: arith.subf %{{[0-9]+}}, %[[D]] : f32
-// DQDELTA-NOT: %arg6[
-// DQDELTA: } {sdpa.kv_loop}
-// DQDELTA-NOT: %arg6[
-// DQDELTA: gpu.return
-
 // NOACC-LABEL: func.func @window
-/// dq-mode=accumulate keeps bwd_preprocess first, then bwd_main and
-/// bwd_dq_convert.
 // ACC-LABEL: func.func @window
-// ACC-NOT: gpu.launch_func
-// ACC: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_preprocess
-// ACC-NOT: gpu.launch_func
-// ACC: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_main
-// ACC-NOT: gpu.launch_func
 // ACC: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert
 func.func @window(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x64xf16> {
   %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
@@ -236,14 +152,9 @@ func.func @window(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1
 // -----
 
 /// deterministic: recomputed dQ is repeatable as it is, so the artifact says
-/// deterministic 1 and still takes no relay counters; without sinks bwd_dq
-/// still forms delta and comes first, then bwd_main, and no other kernel.
-// CHECK: sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 1\0Akernel sdpa_bwd_dq bwd_dq\0A
-// CHECK-SAME: \0Aparam v ptr\0Aparam o ptr\0Aparam do ptr\0A
-// CHECK-NOT: \0Akernel
-// CHECK-SAME: \0Akernel sdpa_bwd_main bwd_main\0A
-// CHECK-NOT: \0Akernel
-// CHECK-SAME: \0Aparam lse_stride_h i64\0A"}
+/// deterministic 1 and still takes no relay counters.
+// CHECK: sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 1
+// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq
 // CHECK: func.func @deterministic
 // NOACC-LABEL: func.func @deterministic
 // ACC: sdpa_bwd_0 = "{{.*}}param relay_counters ptr
@@ -256,20 +167,10 @@ func.func @deterministic(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>) -> t
 
 // -----
 
-/// With sinks bwd_preprocess stays (it forms delta and the dsink partials)
-/// and launches first, then bwd_main, then bwd_dq, which reads delta (no o
-/// parameter), also takes the dsink partials and stores grad_sinks in its
-/// program (0, h, 0).
-// CHECK: sdpa_bwd_0 = "{{.*}}\0Asinks 1\0Adeterministic 0\0Akernel sdpa_bwd_preprocess bwd_preprocess\0A
-// CHECK-SAME: \0Akernel sdpa_bwd_main bwd_main\0A
-// CHECK-SAME: \0Akernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 55296\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam dsink_partials ptr\0Aparam grad_sinks ptr\0Aparam seq_q i32
+/// With sinks, bwd_dq also takes the dsink partials (bwd_preprocess writes
+/// them) and stores grad_sinks in its program (0, h, 0).
+// CHECK: sdpa_bwd_0 = "{{.*}}kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 55296\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam dsink_partials ptr\0Aparam grad_sinks ptr\0Aparam seq_q i32
 // CHECK: func.func @sinks
-// CHECK-NOT: gpu.launch_func
-// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_preprocess
-// CHECK-NOT: gpu.launch_func
-// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_main
-// CHECK-NOT: gpu.launch_func
-// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks
 // NOACC-LABEL: func.func @sinks
 func.func @sinks(%q: tensor<1x2x?x64xf16>, %lse: tensor<1x2x?xf32>, %s: tensor<2xf32>) -> tensor<2xf32> {
   %dq, %dk, %dv, %ds = sdpa.attention_grad %q, %q, %q, %q, %q, %lse sinks(%s : tensor<2xf32>) {mask = #sdpa.band<left = 127, right = 0, align = top_left>}

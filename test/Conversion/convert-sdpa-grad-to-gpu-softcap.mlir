@@ -15,16 +15,10 @@
 /// [2] at 27648, dS at 36864, LSE [2][32] at 41472, Delta at 41472 + 256 =
 /// 41728, 41984 bytes in all; bwd_dq (dQ recomputed, the default for this
 /// narrow band at d 64; 2 warps of 16 query rows) has Q, dO and K, V in 2
-/// stages: 2 * 4608 + 2 * 2 * 9216 = 46080 bytes. Without sinks there is no
-/// bwd_preprocess: bwd_dq comes first and forms the Delta that bwd_main
-/// reads, so it also takes o.
-// CHECK: sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 32\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Asoftcap 30\0Adeterministic 0\0Akernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 46080\0A
-// CHECK-SAME: \0Aparam v ptr\0Aparam o ptr\0Aparam do ptr\0A
-// CHECK-NOT: \0Akernel
-// CHECK-SAME: \0Akernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 41984\0A
-// CHECK-NOT: \0Akernel
-// CHECK-SAME: \0Aparam lse_stride_h i64\0A"}
-// CHECK-NOT: sdpa_bwd_preprocess
+/// stages: 2 * 4608 + 2 * 2 * 9216 = 46080 bytes.
+// CHECK: sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 32\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Asoftcap 30\0Adeterministic 0\0A
+// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 41984\0A
+// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 46080\0A
 
 // CHECK-LABEL: gpu.func @sdpa_bwd_main
 // CHECK: %[[LSES:.+]] = memref.view %{{.+}}[%c41472{{(_[0-9]+)?}}][] : {{.+}} to memref<2x32xf32, #gpu.address_space<workgroup>>

@@ -37,29 +37,18 @@
 // STEP: %[[B:.*]]:6 = stablehlo.custom_call @sdpa_backward(%[[Q]], %[[K]], %[[V]], %[[F]]#0, %{{.*}}, %[[F]]#1)
 // STEP-SAME: artifact = "{{.*}}step/sdpa_bwd_0", bottom_right = false, deterministic = false, kernel = "sdpa_bwd_main"
 /// Workspaces: dQ_accum of no element (a band of 128 keys at d 64 takes
-/// the default dq-mode rule's recompute: bwd_dq forms dQ, and without sinks
-/// Delta too), Delta [B, Hq, Sq], relay counters [B, Hq, 256 / 64] (tile-q
-/// 64: the default tile rule for that band; unused unless relayed, there
-/// for one signature).
+/// the default dq-mode rule's recompute: bwd_dq forms dQ), Delta
+/// [B, Hq, Sq], relay counters [B, Hq, 256 / 64] (tile-q 64: the default
+/// tile rule for that band; unused unless relayed, there for one signature).
 // STEP-SAME: -> (tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<2x256x16x64xbf16>, tensor<0xf32>, tensor<2x16x256xf32>, tensor<2x16x4xi32>)
 // STEP: return
 // STEP-NOT: gpu.
 
 /// cuDNN's sliding_window_length = 128 is L = 127; JAX's layout is bshd.
-/// The kernels in launch order: bwd_dq, which forms Delta (it reads o), then
-/// bwd_main; no bwd_preprocess (no sinks).
 // BWD: direction backward
 // BWD: tile_q 64
 // BWD-NEXT: tile_kv 64
 // BWD: band 127 0 top_left
-// BWD: deterministic 0
-// BWD-NEXT: kernel sdpa_bwd_dq bwd_dq
-// BWD: param v ptr
-// BWD-NEXT: param o ptr
-// BWD-NEXT: param do ptr
-// BWD: param q_stride_b i64
-// BWD: param o_stride_s i64
-// BWD-NOT: kernel
 // BWD: kernel sdpa_bwd_main bwd_main
 // BWD: param q_stride_b i64
-// BWD-NOT: kernel
+// BWD: kernel sdpa_bwd_dq bwd_dq

@@ -13,8 +13,7 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     up to 256, the schema's table, computed at its mma width: rounded up to
     16; dense per-batch
     `seqlens` are refused) emits a
-    `gpu.module @sdpa_bwd_<i>` with three kernels (two where `bwd_dq`
-    forms delta, below), launched in this order:
+    `gpu.module @sdpa_bwd_<i>` with three kernels, launched in this order:
 
     * `sdpa_bwd_preprocess`, grid `(ceil(Sq / Tq), Hq, B)`, 128 threads:
       `delta[b, h, q] = sum_d dO[b, h, q, d] * O[b, h, q, d]` (f32), zeroes
@@ -56,16 +55,9 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
       `dQ = element_type(dq_accum)`.
 
     That is `dq-mode=accumulate`. With `dq-mode=recompute`
-    (docs/Semantics.md §4.5) bwd_main forms only dK and dV (no dS tile
-    written, no adds), and dQ comes from
-    `sdpa_bwd_dq`, grid `(ceil(Sq / Tq), Hq, B)`, launched first, before
-    bwd_main, with no bwd_preprocess: each warp forms
-    `delta = rowsum(dO * O)` of its rows (a row's 16-byte chunks over
-    neighbouring lanes, as bwd_preprocess does, the loads issued after the
-    first key tile's fetch), stores it for bwd_main and keeps its fragment
-    rows' in registers (shuffles). With sinks bwd_preprocess still comes
-    first (delta and the dsink partials), then bwd_main, then bwd_dq, which
-    reads delta. bwd_dq runs one warp per `r` m16 row
+    (docs/Semantics.md §4.5) bwd_preprocess forms only delta, bwd_main only
+    dK and dV (no dS tile written, no adds), and the third kernel is
+    `sdpa_bwd_dq`, grid `(ceil(Sq / Tq), Hq, B)`, one warp per `r` m16 row
     tiles (`Tq / (16 r)` warps; `r = 2`, 32 query rows a warp, up to
     head_dim 64 when Tq is a multiple of 32 of at least 64, else `r = 1`):
     query tile `t = blockIdx.x` keeps
@@ -108,7 +100,7 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     every sequence length. The op is replaced by its host program, as in
     `convert-sdpa-to-gpu`: buffers of the operands, dQ, dK, dV allocated with
     `gpu.alloc`, the workspaces `dq_accum`, `delta` (and `relay_counters`,
-    zeroed with `gpu.memset`, as the runtime does) allocated flat, the kernels'
+    zeroed with `gpu.memset`, as the runtime does) allocated flat, the three
     `gpu.launch_func` in order over the grids above (`affine.apply`
     ceildiv of the lengths by the tiles; for `thd` the token counts bound the
     longest sequence), the workspaces freed after the last launch. The

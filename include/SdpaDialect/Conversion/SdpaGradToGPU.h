@@ -64,10 +64,6 @@ struct BackwardKernelSpec {
   }
   /// The relay orders the dQ adds of a deterministic accumulating backward.
   bool usesRelay() const { return deterministic && !recomputesDq(); }
-  /// bwd_dq forms delta and launches first (no bwd_preprocess).
-  bool dqFormsDelta() const {
-    return sdpa_schema::dqKernelFormsDelta(dqMode, sinks);
-  }
   /// The symbolic schedule of the band for `tiles` (never specialized to
   /// static lengths: one kernel serves every length).
   ScheduleAttr schedule;

@@ -62,8 +62,7 @@ protected:
   /// LSE * log2(e) (+inf for a row that sees no key, LSE = -inf, or lies
   /// past Sq: P = exp2(s - inf) = 0 there) and Delta (0 past Sq) of query
   /// row `row`, with `inBounds` = row < Sq; `lseBase`, `rowsBase` as
-  /// lseRowBase and rowStatsBase give them (no `rowsBase`: LSE only, a null
-  /// Delta).
+  /// lseRowBase and rowStatsBase give them.
   std::pair<Value, Value> loadRowStat(Value lseBase, Value rowsBase, Value row,
                                       Value inBounds);
   /// The f32 constants of recomputeProbability, formed once per visit:
@@ -118,13 +117,10 @@ protected:
   /// fetches step i + 1's, computes, then finishes that fetch. With 1 step
   /// i passes a barrier, fetches its own tiles, waits, passes a barrier and
   /// computes. Every copy has landed after the loop. `group` names any copy
-  /// group (a wait counts groups). `beforeLoop` (optional) is emitted just
-  /// before the loop, after the first step's fetch is issued: work whose
-  /// loads then overlap that fetch, and whose values `compute` may use.
+  /// group (a wait counts groups).
   scf::ForOp emitStreamedWalk(Value begin, Value end, int64_t stages,
                               Value group, ValueRange init, StepFetch fetch,
-                              StepCompute compute,
-                              function_ref<void()> beforeLoop = nullptr);
+                              StepCompute compute);
 
   /// ldmatrix of the A fragment (16 x 16) at [row0, col0] of `smem` (of its
   /// `stage`, when staged).

@@ -120,7 +120,7 @@ schema::KernelRole mlir::sdpa::getBackwardSchemaRole(BackwardRole role) {
 SmallVector<BackwardRole>
 mlir::sdpa::getBackwardRoles(const BackwardKernelSpec &spec) {
   SmallVector<BackwardRole> roles;
-  for (schema::KernelRole role : schema::getBackwardRoles(spec.dqMode, spec.sinks))
+  for (schema::KernelRole role : schema::getBackwardRoles(spec.dqMode))
     for (BackwardRole candidate :
          {BackwardRole::Preprocess, BackwardRole::Main, BackwardRole::DqConvert,
           BackwardRole::Dq})

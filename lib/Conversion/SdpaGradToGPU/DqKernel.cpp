@@ -16,13 +16,7 @@
 //        S / c) in P and dS times 1 - tanh^2, docs/Semantics.md §7)
 //   dQ += dS K                            (registers, f32)
 //
-// and stores dQ * scale once. Without sinks (BackwardKernelSpec::dqFormsDelta)
-// the kernel also forms Delta = rowsum(dO * O) of its rows, stores it for
-// bwd_main, and launches first: the backward has no bwd_preprocess
-// (docs/Semantics.md §4.5). O is copied to shared memory with Q and dO, and
-// Delta formed there once they and the first key tile have landed
-// (emitStreamedWalk's beforeLoop).
-// With two key stages (keyStages) the next key
+// and stores dQ * scale once. With two key stages (keyStages) the next key
 // tile's K and V are fetched while the current one computes
 // (emitStreamedWalk). There are no atomics and no workspace, and the sum
 // over key tiles runs in one order: dQ is bitwise repeatable. The
@@ -31,8 +25,7 @@
 // branch around the cell mask.
 //
 // Packed sequences (thd): blockIdx.z is sequence i; a query tile at or past
-// Sq_i has no rows and writes nothing (no Delta either: bwd_main visits no
-// such row). With sinks, program (0, h, 0) also
+// Sq_i has no rows and writes nothing. With sinks, program (0, h, 0) also
 // sums head h's dsink partials in a fixed order (SinkGradient.cpp):
 // bwd_preprocess wrote them before this launch.
 //
@@ -136,21 +129,6 @@ private:
         sharedView(spec.dqVOffset(), {stages, spec.tiles.kv, rowElems}, elem);
   }
 
-  /// Where this kernel forms delta: copies O of the tile (Tq <= Tk rows,
-  /// the op's verifier) into the stage of V that no copy writes before the
-  /// walk's first barrier: the walk over [kvBegin, ...) puts step i in
-  /// stage i mod keyStages and fetches its first step before that barrier
-  /// only with two stages. Returns the stage.
-  Value emitOFetch(const QueryTile &tile, Value kvBegin) {
-    assert(spec.tiles.q <= spec.tiles.kv && "O fits in a stage of V");
-    Value oBase = sliceBase("o", tile.batch, tile.first, tile.head);
-    Value stages = idx(spec.keyStages);
-    Value stage = remu(add(kvBegin, idx(spec.keyStages - 1)), stages);
-    copyTileAsync(args["o"], oBase, argIndex("o_stride_s"), tile.q0,
-                  tile.seqQ, vSmem, spec.tiles.q, stage);
-    return stage;
-  }
-
   /// The query row of this thread's fragment row `i` (0: fragRow, 1: + 8)
   /// in the warp's row tile `mt`.
   Value threadRow(const QueryTile &tile, int64_t mt, int64_t i) {
@@ -159,13 +137,10 @@ private:
   }
 
   /// The row stats of each of the warp's row tiles.
-  /// (Delta left null where this kernel forms it: formDelta.)
   SmallVector<RowStats> loadRowStats(const QueryTile &tile) {
     Value lseBase = lseRowBase(tile.batch, tile.first, tile.head);
-    Value rows0;
-    if (!spec.dqFormsDelta())
-      rows0 = rowStatsBase(tile.batch, tile.first, tile.head, tile.headsQ,
-                           tile.seqQ);
+    Value rows0 = rowStatsBase(tile.batch, tile.first, tile.head, tile.headsQ,
+                               tile.seqQ);
     SmallVector<RowStats> stats(spec.dqRowTiles);
     for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt) {
       for (int64_t i = 0; i < 2; ++i) {
@@ -176,95 +151,6 @@ private:
       }
     }
     return stats;
-  }
-
-  /// Delta = rowsum(dO * O) of the warp's rows (where this kernel forms
-  /// it, BackwardKernelSpec::dqFormsDelta), from O and dO in shared memory
-  /// (emitOFetch; zero past Sq like dO): the rows in rounds of
-  /// 32 / deltaLanes() over the warp, a row's chunks over deltaLanes()
-  /// neighbouring lanes as bwd_preprocess forms it (RowDelta.cpp, the same
-  /// sums in the same order). Each row's first lane stores its Delta into
-  /// delta for bwd_main, and each thread takes the Delta of its fragment
-  /// rows from the round that holds them by shuffles. Waits for every copy
-  /// issued so far (the walk's first wait would) and passes a barrier: the
-  /// copies of a row come from any warp.
-  void formDelta(const QueryTile &tile, SmallVectorImpl<RowStats> &stats) {
-    waitAll(copyGroup);
-    gpu::BarrierOp::create(b);
-    int64_t vec = sm80::kAsyncCopyElems;
-    int64_t chunks = deltaChunks(), lanes = deltaLanes();
-    int64_t rowsPerRound = sm80::kWarpSize / lanes;
-    int64_t warpRows = sm80::kMmaM * spec.dqRowTiles;
-    int64_t rounds = llvm::divideCeil(warpRows, rowsPerRound);
-    Value rows0 = rowStatsBase(tile.batch, tile.first, tile.head, tile.headsQ,
-                               tile.seqQ);
-    Value l = lane();
-    Value laneInRow = remu(l, idx(lanes));
-    Value rowInRound = divu(l, idx(lanes));
-    // Lanes past the row's chunks read its last chunk and drop the product
-    // (past the head dim a row holds padding or the next row).
-    Value chunk = laneInRow;
-    Value hasChunk;
-    if (lanes > chunks) {
-      hasChunk = cmp(arith::CmpIPredicate::ult, laneInRow, idx(chunks));
-      chunk = arith::MinUIOp::create(b, laneInRow, idx(chunks - 1));
-    }
-    Value col = mul(chunk, idx(vec));
-    Value firstLane = cmp(arith::CmpIPredicate::eq, laneInRow, idx(0));
-    Value zero = f32(0.0);
-    SmallVector<Value> roundSums;
-    for (int64_t k = 0; k < rounds; ++k) {
-      Value inWarp = add(rowInRound, idx(k * rowsPerRound));
-      // (A round past the warp's rows reads its last row: its sums are
-      // never stored nor handed out.)
-      Value inTile = add(warpRow0, arith::MinUIOp::create(
-                                       b, inWarp, idx(warpRows - 1)));
-      Value o = loadChunk(vSmem, ValueRange{oStage, inTile, col});
-      Value dO = loadChunk(doSmem, ValueRange{inTile, col});
-      Value sum = fadd(zero, chunkProductSum(o, dO));
-      if (hasChunk)
-        sum = select(hasChunk, sum, zero);
-      Value rowDelta = laneGroupSum(sum, lanes);
-      roundSums.push_back(rowDelta);
-      Value row = add(tile.q0, inTile);
-      Value live = cmp(arith::CmpIPredicate::ult, row, tile.seqQ);
-      if ((k + 1) * rowsPerRound > warpRows)
-        live = arith::AndIOp::create(
-            b, live, cmp(arith::CmpIPredicate::ult, inWarp, idx(warpRows)));
-      Value stores = arith::AndIOp::create(b, live, firstLane);
-      scf::IfOp::create(b, stores, [&](OpBuilder &, Location) {
-        memref::StoreOp::create(b, rowDelta, args["delta"],
-                                ValueRange{add(rows0, row)});
-        scf::YieldOp::create(b);
-      });
-    }
-    // Fragment row i of row tile mt is warp row 16 mt + 8 i + lane / 4, of
-    // round (that row) / rowsPerRound, held by its lane
-    // (that row mod rowsPerRound) * lanes.
-    auto i32 = b.getI32Type();
-    Value width = arith::ConstantOp::create(
-        b, b.getI32IntegerAttr(int32_t(sm80::kWarpSize)));
-    for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt) {
-      for (int64_t i = 0; i < 2; ++i) {
-        int64_t row0 = sm80::kMmaM * mt + 8 * i;
-        Value warpRow = add(idx(row0), fragRow);
-        Value round = divu(warpRow, idx(rowsPerRound));
-        Value source = mul(remu(warpRow, idx(rowsPerRound)), idx(lanes));
-        Value sourceLane = arith::IndexCastOp::create(b, i32, source);
-        Value rowDelta;
-        for (int64_t k = row0 / rowsPerRound; k <= (row0 + 7) / rowsPerRound;
-             ++k) {
-          Value held = gpu::ShuffleOp::create(b, roundSums[k], sourceLane,
-                                              width, gpu::ShuffleMode::IDX)
-                           .getShuffleResult();
-          rowDelta = rowDelta ? select(cmp(arith::CmpIPredicate::eq, round,
-                                           idx(k)),
-                                       held, rowDelta)
-                              : held;
-        }
-        stats[mt].delta[i] = rowDelta;
-      }
-    }
   }
 
   /// Per row tile mt and 8-key block j of keys [key0, key0 + keys) of the
@@ -455,7 +341,6 @@ private:
     Value doBase = sliceBase("do", tile.batch, tile.first, tile.head);
     copyTileAsync(args["do"], doBase, argIndex("do_stride_s"), tile.q0,
                   tile.seqQ, doSmem, spec.tiles.q);
-
     SmallVector<RowStats> stats = loadRowStats(tile);
     kBase = sliceBase("k", tile.batch, kvFirst, kvHead);
     vBase = sliceBase("v", tile.batch, kvFirst, kvHead);
@@ -493,18 +378,10 @@ private:
       emitKeyTileProducts(u, stage, edge, tile, stats, acc);
       return flatten(acc);
     };
-    // Delta, where this kernel forms it, from O copied before the walk's
-    // first fetch, landing with it.
-    if (spec.dqFormsDelta())
-      oStage = emitOFetch(tile, bounds.kvBegin);
-    auto beforeLoop = [&] {
-      if (spec.dqFormsDelta())
-        formDelta(tile, stats);
-    };
     // (With an empty key range the walk's last wait lands Q and dO.)
     scf::ForOp loop = emitStreamedWalk(bounds.kvBegin, bounds.kvEnd,
                                        spec.keyStages, copyGroup, dQ, fetch,
-                                       compute, beforeLoop);
+                                       compute);
     loop->setAttr("sdpa.kv_loop", b.getUnitAttr());
     emitStoreDq(tile, unflatten(loop.getResults(), spec.dqRowTiles));
   }
@@ -512,9 +389,6 @@ private:
   Value seqKv, kvFirst, kvHead, delta;
   Value warp, warpRow0, fragRow, fragCol;
   Value qSmem, doSmem, kSmem, vSmem;
-  // Where this kernel forms delta: the stage of V that holds O of the tile
-  // until the walk's first barrier (emitOFetch).
-  Value oStage;
   // The first copy group (Q): every wait names it.
   Value copyGroup;
   Value kBase, vBase, kStrideS, vStrideS;

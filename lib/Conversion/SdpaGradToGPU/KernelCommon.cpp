@@ -107,8 +107,7 @@ void KernelBuilderBase::waitAll(Value group) {
 scf::ForOp KernelBuilderBase::emitStreamedWalk(Value begin, Value end,
                                                int64_t stages, Value group,
                                                ValueRange init, StepFetch fetch,
-                                               StepCompute compute,
-                                               function_ref<void()> beforeLoop) {
+                                               StepCompute compute) {
   assert((stages == 1 || stages == 2) && "one or two shared stages");
   Value one = idx(1);
   Value stageCount = idx(stages);
@@ -123,8 +122,6 @@ scf::ForOp KernelBuilderBase::emitStreamedWalk(Value begin, Value end,
       scf::YieldOp::create(b);
     });
   }
-  if (beforeLoop)
-    beforeLoop();
   auto loop = scf::ForOp::create(
       b, begin, end, one, init,
       [&](OpBuilder &nested, Location, Value i, ValueRange iterArgs) {
@@ -294,18 +291,14 @@ std::pair<Value, Value> KernelBuilderBase::loadRowStat(Value lseBase,
   Value safeRow = select(inBounds, row, idx(0));
   Value lse =
       memref::LoadOp::create(b, args["lse"], ValueRange{add(lseBase, safeRow)});
-  Value rowDelta;
-  if (rowsBase)
-    rowDelta = memref::LoadOp::create(b, args["delta"],
-                                      ValueRange{add(rowsBase, safeRow)});
+  Value rowDelta = memref::LoadOp::create(b, args["delta"],
+                                          ValueRange{add(rowsBase, safeRow)});
   // exp2(s - +inf) = 0, never exp2(s + inf).
   Value seesKeys =
       arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, lse, f32(-inf));
   Value valid = arith::AndIOp::create(b, inBounds, seesKeys);
   Value posInf = f32(inf);
   Value lse2 = select(valid, fmul(lse, f32(sm80::kLog2e)), posInf);
-  if (!rowsBase)
-    return {lse2, Value()};
   return {lse2, select(inBounds, rowDelta, f32(0.0))};
 }
 

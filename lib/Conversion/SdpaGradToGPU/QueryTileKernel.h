@@ -44,18 +44,6 @@ protected:
   /// The rows of the tile inside its sequence: min(Tq, max(Sq, q0) - q0).
   Value rowsInTile(const QueryTile &tile);
 
-  //===--- RowDelta.cpp: Delta = rowsum(dO * O) ----------------------------===//
-  /// The 16-byte chunks of a row (head_dim / 8).
-  int64_t deltaChunks() const;
-  /// The neighbouring lanes a row's chunks spread over, chunk c in lane
-  /// c mod deltaLanes(): deltaChunks() rounded up to a power of two, at most
-  /// a warp. Their sums meet in laneGroupSum(partial, deltaLanes()).
-  int64_t deltaLanes() const;
-  /// The 16-byte chunk of `buffer` (global or shared) at `at`.
-  Value loadChunk(Value buffer, ValueRange at);
-  /// sum_e O[e] dO[e] (f32) of two chunks loaded by loadChunk.
-  Value chunkProductSum(Value o, Value dO);
-
   //===--- SinkGradient.cpp: dsink in a fixed order ------------------------===//
   /// The sum of `value` over the block's threads, valid in every thread,
   /// added in a fixed order (a workgroup buffer of one f32 per warp is

@@ -194,9 +194,8 @@ SdpaStatus sdpaBackwardCheck(const SdpaArtifact *artifact,
                              const SdpaBackwardArgs *args);
 
 /// Checks the arguments, zeroes the relay counters (deterministic artifacts)
-/// and launches the artifact's kernels on `stream` in the schema's order
-/// (sdpa_schema::getBackwardRoles: bwd_preprocess, bwd_main and
-/// bwd_dq_convert or bwd_dq; bwd_dq then bwd_main where bwd_dq forms delta).
+/// and launches bwd_preprocess, bwd_main, bwd_dq_convert (those present) in
+/// that order on `stream`.
 SdpaStatus sdpaBackward(SdpaArtifact *artifact, const SdpaBackwardArgs *args,
                         void *stream);
 
