@@ -34,11 +34,17 @@ public:
   Value fadd(Value x, Value y);
   Value fsub(Value x, Value y);
   Value fmul(Value x, Value y);
-  /// The f32 sum of `value` over each aligned group of `lanes` lanes of the
-  /// warp (a power of two up to 32), in every lane of the group: an xor
-  /// butterfly, offsets lanes / 2 down to 1 (a fixed order: the same bits in
+  /// How laneGroupReduce combines two lanes' values (f32).
+  enum class LaneCombine { Add, Max };
+  /// `value` combined over each aligned group of `lanes` lanes of the warp
+  /// (a power of two up to 32), in every lane of the group: an xor
+  /// butterfly, offsets 1 up to lanes / 2 (a fixed order: the same bits in
   /// every run). Every lane of the warp must reach it.
-  Value laneGroupSum(Value value, int64_t lanes);
+  Value laneGroupReduce(Value value, int64_t lanes, LaneCombine combine);
+  /// laneGroupReduce's f32 sum.
+  Value laneGroupSum(Value value, int64_t lanes) {
+    return laneGroupReduce(value, lanes, LaneCombine::Add);
+  }
 
   /// One scf.if on `cond` (i1) that yields what `then` returns, built in its
   /// then-region, and else `otherwise` (values of the same types, defined

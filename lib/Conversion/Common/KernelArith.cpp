@@ -42,15 +42,18 @@ Value KernelArith::fadd(Value x, Value y) {
 Value KernelArith::fsub(Value x, Value y) {
   return arith::SubFOp::create(b, x, y);
 }
-Value KernelArith::laneGroupSum(Value value, int64_t lanes) {
+Value KernelArith::laneGroupReduce(Value value, int64_t lanes,
+                                   LaneCombine combine) {
   assert(lanes >= 1 && lanes <= sm80::kWarpSize &&
          llvm::isPowerOf2_64(lanes) && "a power of two of a warp's lanes");
-  for (int32_t offset = int32_t(lanes) / 2; offset >= 1; offset /= 2) {
+  for (int32_t offset = 1; offset < int32_t(lanes); offset *= 2) {
     Value other = gpu::ShuffleOp::create(b, value, offset,
                                          int32_t(sm80::kWarpSize),
                                          gpu::ShuffleMode::XOR)
                       .getShuffleResult();
-    value = fadd(value, other);
+    value = combine == LaneCombine::Max
+                ? Value(arith::MaxNumFOp::create(b, value, other))
+                : fadd(value, other);
   }
   return value;
 }

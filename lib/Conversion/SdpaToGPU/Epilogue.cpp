@@ -47,7 +47,7 @@ void ForwardKernelBuilder::emitEpilogue(SoftmaxState &state) {
   for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
     for (int64_t half = 0; half < 2; ++half) {
       int64_t r = mt * 2 + half;
-      Value sum = quadAllReduce(state.rowSum[r], /*isMax=*/false);
+      Value sum = laneGroupSum(state.rowSum[r], sm80::kQuadSize);
       if (spec.sinks) {
         // A sink of -inf (and no key) leaves m = -inf: no share, not NaN.
         Value noMax = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,

@@ -122,7 +122,6 @@ private:
   /// (docs/Semantics.md §2.6), else unconditionally.
   void rescaleAccumulators(ArrayRef<Value> alphas, Value anyGrows,
                            SoftmaxState &state);
-  Value quadAllReduce(Value value, bool isMax);
 
   //===--- Epilogue.cpp ---------------------------------------------------===//
   void emitEpilogue(SoftmaxState &state);

@@ -91,18 +91,6 @@ void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, TileMask mask) {
   }
 }
 
-Value ForwardKernelBuilder::quadAllReduce(Value value, bool isMax) {
-  for (int32_t offset = 1; offset < sm80::kQuadSize; offset *= 2) {
-    Value other =
-        gpu::ShuffleOp::create(b, value, offset, int32_t(sm80::kWarpSize),
-                               gpu::ShuffleMode::XOR)
-            .getShuffleResult();
-    value = isMax ? Value(arith::MaxNumFOp::create(b, value, other))
-                  : Value(arith::AddFOp::create(b, value, other));
-  }
-  return value;
-}
-
 void ForwardKernelBuilder::rescaleAccumulators(ArrayRef<Value> alphas,
                                                Value anyGrows,
                                                SoftmaxState &state) {
@@ -168,7 +156,8 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
         if (j || e)
           tileMax = arith::MaxNumFOp::create(
               b, tileMax, scores[scoreIndex(mt, half, j, e)]);
-    tileMax = quadAllReduce(tileMax, /*isMax=*/true);
+    // A row's cells are spread over the 4 lanes of a quad.
+    tileMax = laneGroupReduce(tileMax, sm80::kQuadSize, LaneCombine::Max);
     if (factor)
       tileMax = arith::MulFOp::create(b, tileMax, factor);
     // Lazy: a row without a visible key so far (t = m = -inf) does not
