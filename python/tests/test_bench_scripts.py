@@ -25,6 +25,29 @@ class BenchScriptsTest(unittest.TestCase):
             self.assertEqual(res.returncode, 0, script + res.stderr)
             self.assertIn("usage:", res.stdout)
 
+    def test_sass_stalls_sums_samples_per_opcode(self):
+        # ncu's source page as CSV (a note line first, as ncu may print one):
+        # 200 samples, 150 of them at the two LDSM, predicates and modifiers
+        # past the first dropped from the opcode.
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+            f.write('==PROF== a note\n'
+                    '"Address","Source","Warp Stall Sampling (All Samples)",'
+                    '"Warp Stall Sampling (Not-issued Samples)","Instructions Executed"\n'
+                    '"0x10","LDSM.16.M88.4 R4, [R2]","120","100","64"\n'
+                    '"0x20","@!P0 LDSM.16.MT88.4 R8, [R3]","30","20","64"\n'
+                    '"0x30","HMMA.16816.F32.BF16 R8, R4, R12, R8","50","10","128"\n')
+        try:
+            res = self.run_script("sass_stalls.py", f.name, "--top", "2")
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("3 instructions, 200 stall samples", res.stdout)
+        self.assertIn("| LDSM.16 | 150 | 75.0% |", res.stdout)
+        self.assertIn("| HMMA.16816 | 50 | 25.0% |", res.stdout)
+        self.assertIn("| 120 | 60.0% | 64 | `LDSM.16.M88.4 R4, [R2]` |", res.stdout)
+        self.assertNotIn("| 30 | 15.0%", res.stdout)  # --top 2
+
     def test_torch_op_cpu_checks(self):
         try:
             import torch  # noqa: F401
