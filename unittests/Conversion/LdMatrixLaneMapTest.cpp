@@ -5,9 +5,8 @@
 // ISA: lane 8m + r gives row r of matrix m; the lanes past the last matrix
 // are ignored, here they must repeat a valid address) and the block layout
 // the m16n8k16 operands need (matrix m at block (m % rowGroups,
-// m / rowGroups), or with k inner at block (m / 2, m % 2): each B fragment
-// of a pair in consecutive matrices). A map that swaps blocks, drops the
-// modulo of an x2 or addresses past the block fails.
+// m / rowGroups)). A map that swaps blocks, drops the modulo of an x2 or
+// addresses past the block fails.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,16 +34,13 @@ std::pair<int64_t, int64_t> foldLaneOffset(MLIRContext &ctx,
 }
 
 /// What ldmatrix and the operand layout ask of `lane`: row r of matrix m,
-/// matrix m at block (m % rowGroups, m / rowGroups), with k inner at block
-/// (m / 2, m % 2); an ignored lane takes the address of the lane 8 numTiles
-/// below it.
+/// matrix m at block (m % rowGroups, m / rowGroups); an ignored lane takes
+/// the address of the lane 8 numTiles below it.
 std::pair<int64_t, int64_t> expectedLaneOffset(LdMatrixShape shape,
                                                int64_t lane) {
   int64_t used = 8 * shape.numTiles;
   int64_t l = lane % used;
   int64_t m = l / 8, r = l % 8;
-  if (shape.kInner)
-    return {8 * (m / 2) + r, 8 * (m % 2)};
   return {8 * (m % shape.rowGroups) + r, 8 * (m / shape.rowGroups)};
 }
 
@@ -80,15 +76,6 @@ TEST(LdMatrixLaneMap, AFragmentIsRowsThenColumnBlocks) {
   // Two B fragments of one 8-row block: four 8-column blocks side by side.
   EXPECT_EQ(foldLaneOffset(ctx, LdMatrixShape::bPair(), 27),
             std::make_pair(int64_t(3), int64_t(24)));
-  // Two B fragments along n (16 rows, k inner): lanes 8-15 the first 8
-  // rows' right columns (the first fragment's second matrix), lanes 16-23
-  // the next 8 rows' left columns.
-  EXPECT_EQ(foldLaneOffset(ctx, LdMatrixShape::bPairAlongN(), 9),
-            std::make_pair(int64_t(1), int64_t(8)));
-  EXPECT_EQ(foldLaneOffset(ctx, LdMatrixShape::bPairAlongN(), 17),
-            std::make_pair(int64_t(9), int64_t(0)));
-  EXPECT_EQ(foldLaneOffset(ctx, LdMatrixShape::bPairAlongN(), 30),
-            std::make_pair(int64_t(14), int64_t(8)));
 }
 
 } // namespace

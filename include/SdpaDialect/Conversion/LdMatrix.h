@@ -18,20 +18,13 @@
 //   A (16 x 16, x4, rowGroups 2):           row l % 16, col 8 (l / 16)
 //   B (8 n x 16 k, x2, rowGroups 1):        row l % 8,  col 8 ((l / 8) % 2)
 //   two B (8 n x 32 k, x4, rowGroups 1):    row l % 8,  col 8 (l / 8)
-//   two B (16 n x 16 k, x4, rowGroups 2, k inner):
-//                                           row 8 (l / 16) + l % 8,
-//                                           col 8 ((l / 8) % 2)
+//   two B (16 n x 16 k, x4, rowGroups 2):   row l % 16, col 8 (l / 16)
 //   B^T (16 k x 8 n, x2 .trans, rowGroups 2): row l % 16, col 0
 //   two B^T (16 k x 16 n, x4 .trans, rowGroups 2): row l % 16, col 8 (l / 16)
 //
 // An x4 that loads two B fragments splits into them (splitLdMatrixPair):
-// matrices (0, 1) and (2, 3), each fragment in adjacent registers as
-// mma.sync takes it. Two B of 16 n therefore take the k halves of a block
-// of 8 n as consecutive matrices ("k inner"), not the A operand's order
-// (rows 0-15, then the second k half), whose fragments would be matrices
-// (0, 2) and (1, 3): ptxas then moves a register into place for each
-// fragment, 3 moves for 2 mma, which took 14% of bwd_main's stall samples
-// at gpt-oss's shape (H100, bench/ncu_source.sh, 2026-12-05).
+// matrices (0, 1) and (2, 3), except two B of 16 n whose blocks of 8 n are
+// matrices (0, 2) and (1, 3) (the A operand's layout, read as B).
 //
 // Emission order is explicit, one op per statement: a kernel that hoists
 // the lane map out of its loops emits it once (emitLdMatrixLaneOffset: the
@@ -58,16 +51,12 @@ struct LdMatrixShape {
   int64_t numTiles;  // 2 or 4
   int64_t rowGroups; // 1 or 2
   bool transpose;
-  /// Untransposed x4 of 2 row groups only: matrices 2 g and 2 g + 1 are the
-  /// two 8-column halves of row group g (else matrix i is row group i % 2
-  /// of column block i / 2).
-  bool kInner = false;
 
   /// The m16n8k16 operands.
   static LdMatrixShape a() { return {4, 2, false}; }
   static LdMatrixShape b() { return {2, 1, false}; }
   static LdMatrixShape bPair() { return {4, 1, false}; }
-  static LdMatrixShape bPairAlongN() { return {4, 2, false, true}; }
+  static LdMatrixShape bPairAlongN() { return {4, 2, false}; }
   static LdMatrixShape bTransposed() { return {2, 2, true}; }
   static LdMatrixShape bTransposedPair() { return {4, 2, true}; }
 };

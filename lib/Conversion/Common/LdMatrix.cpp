@@ -14,26 +14,14 @@
 using namespace mlir;
 using namespace mlir::sdpa;
 
-/// The row of the lane map: lane % (8 rowGroups), or with k inner
-/// 8 (lane / 16) + lane % 8.
+/// The row of the lane map: lane % (8 rowGroups).
 static Value emitLaneRow(ImplicitLocOpBuilder &b, LdMatrixShape shape,
                          Value lane) {
   assert((shape.numTiles == 2 || shape.numTiles == 4) &&
          (shape.rowGroups == 1 || shape.rowGroups == 2) &&
          "an ldmatrix of 2 or 4 matrices in 1 or 2 row groups");
-  assert((!shape.kInner || (shape.numTiles == 4 && shape.rowGroups == 2 &&
-                            !shape.transpose)) &&
-         "k inner: an untransposed x4 of two row groups");
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, v);
-  };
-  if (shape.kInner) {
-    Value inGroup = arith::RemUIOp::create(b, lane, idx(sm80::kLdMatrixRows));
-    Value group = arith::DivUIOp::create(b, lane, idx(2 * sm80::kLdMatrixRows));
-    Value group0 = arith::MulIOp::create(b, group, idx(sm80::kLdMatrixRows));
-    return arith::AddIOp::create(b, group0, inGroup);
-  }
-  Value rows = idx(sm80::kLdMatrixRows * shape.rowGroups);
+  Value rows =
+      arith::ConstantIndexOp::create(b, sm80::kLdMatrixRows * shape.rowGroups);
   return arith::RemUIOp::create(b, lane, rows);
 }
 
@@ -48,13 +36,10 @@ static Value emitLaneCol(ImplicitLocOpBuilder &b, LdMatrixShape shape,
     return arith::ConstantIndexOp::create(b, v);
   };
   Value cols = idx(sm80::kLdMatrixCols);
-  // With k inner the column block changes every 8 lanes.
-  Value rows = idx(sm80::kLdMatrixRows * (shape.kInner ? 1 : shape.rowGroups));
+  Value rows = idx(sm80::kLdMatrixRows * shape.rowGroups);
   Value block = arith::DivUIOp::create(b, lane, rows);
-  // All 32 lanes address a matrix when numTiles * 8 = 32 (with k inner the
-  // blocks repeat every 2).
-  if (shape.kInner ||
-      shape.numTiles * sm80::kLdMatrixRows < sm80::kWarpSize) {
+  // All 32 lanes address a matrix when numTiles * 8 = 32.
+  if (shape.numTiles * sm80::kLdMatrixRows < sm80::kWarpSize) {
     Value blockCount = idx(colBlocks);
     block = arith::RemUIOp::create(b, block, blockCount);
   }
@@ -108,9 +93,9 @@ std::pair<Value, Value> mlir::sdpa::splitLdMatrixPair(ImplicitLocOpBuilder &b,
                                                       LdMatrixShape shape,
                                                       Value frag) {
   assert(shape.numTiles == 4 && "two fragments come from an x4");
-  assert((shape.transpose || shape.rowGroups == 1 || shape.kInner) &&
-         "each fragment's matrices consecutive: (0, 1), (2, 3)");
-  int64_t second = 2, stride = 1;
+  // Blocks of 8 n in two row groups of an untransposed load: (0, 2), (1, 3).
+  bool alongN = shape.rowGroups == 2 && !shape.transpose;
+  int64_t second = alongN ? 1 : 2, stride = alongN ? 2 : 1;
   auto fragType = cast<VectorType>(frag.getType());
   auto halfType = VectorType::get({2, 2}, fragType.getElementType());
   // Row by row: the GPU lowering handles n-D vectors only as arrays of rows.
