@@ -144,10 +144,11 @@ for s in $STEPS; do
   ab)
     # $AB_ARTIFACTS against the same names in each folder of $AB_BASELINE,
     # alternating.
+    ab_this=${AB_ARTIFACTS:-$ARTIFACTS} ab_base=${AB_BASELINE:-.artifacts/baseline}
+    ab_args="${AB_KERNELS:-bwd_bf16_d64_win127_nd} --sizes ${AB_SIZES:-16384} --heads 16 --iters 20"
     if [ -z "${AB_BASELINE_SOURCE:-}" ]; then
-      step ab 300 bash -c "python3 bench/time_kernels.py --artifacts ${AB_ARTIFACTS:-$ARTIFACTS} \
-        --baseline ${AB_BASELINE:-.artifacts/baseline} ${AB_KERNELS:-bwd_bf16_d64_win127_nd} \
-        --sizes ${AB_SIZES:-16384} --heads 16 --iters 20 --rounds 3 > $OUT/ab.txt"
+      step ab 300 bash -c "python3 bench/time_kernels.py --artifacts $ab_this \
+        --baseline $ab_base $ab_args --rounds 3 > $OUT/ab.txt"
     else
       # Across a change of the artifact format: the (one) baseline folder
       # through the runtime built from $AB_BASELINE_SOURCE (a `git archive`
@@ -157,13 +158,11 @@ for s in $STEPS; do
       step abbuild 200 bash -c "cmake -G Ninja -S $AB_BASELINE_SOURCE/runtime -B $base \
         -DCMAKE_BUILD_TYPE=Release -DSDPA_RUNTIME_BUILD_TESTS=OFF && ninja -C $base SdpaRuntime"
       step ab 300 bash -c "for r in 1 2 3; do
-        echo \"round \$r: ${AB_BASELINE:-.artifacts/baseline} (baseline runtime)\"
+        echo \"round \$r: $ab_base (baseline runtime)\"
         SDPA_RUNTIME_LIB=$base/lib/libsdpa_runtime.so python3 bench/time_kernels.py \
-          --artifacts ${AB_BASELINE:-.artifacts/baseline} ${AB_KERNELS:-bwd_bf16_d64_win127_nd} \
-          --sizes ${AB_SIZES:-16384} --heads 16 --iters 20
-        echo \"round \$r: ${AB_ARTIFACTS:-$ARTIFACTS}\"
-        python3 bench/time_kernels.py --artifacts ${AB_ARTIFACTS:-$ARTIFACTS} \
-          ${AB_KERNELS:-bwd_bf16_d64_win127_nd} --sizes ${AB_SIZES:-16384} --heads 16 --iters 20
+          --artifacts $ab_base $ab_args
+        echo \"round \$r: $ab_this\"
+        python3 bench/time_kernels.py --artifacts $ab_this $ab_args
       done > $OUT/ab.txt"
     fi ;;
   training)
