@@ -59,8 +59,6 @@ def main(argv=None):
     header, rows = read_rows(args.csv)
     source = find_column(header, "Source")
     samples = find_column(header, "Warp Stall Sampling", "All")
-    if samples is None:
-        samples = find_column(header, "Sampling")
     executed = find_column(header, "Instructions Executed")
     if source is None or samples is None:
         raise SystemExit(f"{args.csv}: columns {header} lack Source or stall samples")
