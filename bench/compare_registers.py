@@ -14,27 +14,19 @@ the sm_90 columns.
 
 import argparse
 import os
-import re
 import shutil
-import subprocess
 import sys
 
+from ptxas_resources import PtxasError, kernel_resources
 
-def kernel_resources(ptxas, arch, ptx):
+
+def resources(ptxas, arch, ptx):
     """{kernel: (registers, spill store bytes)} of one PTX file."""
-    res = subprocess.run([ptxas, f"-arch={arch}", "-v", ptx, "-o", os.devnull],
-                         capture_output=True, text=True)
-    if res.returncode != 0:
-        sys.exit(f"{ptx}: ptxas -arch={arch} failed: {res.stderr.strip()}")
-    found, kernel, spill = {}, None, 0
-    for line in res.stderr.splitlines():
-        if m := re.search(r"entry function '(\w+)'", line):
-            kernel = m.group(1)
-        elif m := re.search(r"(\d+) bytes spill stores", line):
-            spill = int(m.group(1))
-        elif (m := re.search(r"Used (\d+) registers", line)) and kernel:
-            found[kernel] = (int(m.group(1)), spill)
-    return found
+    try:
+        kernels = kernel_resources(ptxas, arch, ptx)
+    except PtxasError as e:
+        sys.exit(f"{ptx}: ptxas -arch={arch} failed: {e}")
+    return {name: (k.registers, k.spill_stores) for name, k in kernels.items()}
 
 
 def show(resources):
@@ -67,8 +59,8 @@ def main():
         after = os.path.join(args.after, rel)
         if not os.path.exists(after):
             continue
-        per_arch = [(kernel_resources(args.ptxas, a, os.path.join(args.before, rel)),
-                     kernel_resources(args.ptxas, a, after)) for a in arches]
+        per_arch = [(resources(args.ptxas, a, os.path.join(args.before, rel)),
+                     resources(args.ptxas, a, after)) for a in arches]
         for kernel in per_arch[0][0]:
             cells, changed = [], False
             for old, new in per_arch:

@@ -29,7 +29,6 @@ frame is removed and reported as refused.
 import argparse
 import math
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -39,6 +38,8 @@ from typing import Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from sdpa.config import KernelConfig, float32  # noqa: E402
+
+from ptxas_resources import PtxasError, kernel_resources  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -266,16 +267,15 @@ def pipeline(name, c, out):
 
 def ptxas_problem(ptxas, ptx):
     """'' when `ptx` assembles for sm_80 without spills or a stack frame,
-    else what ptxas said (the first offending line)."""
-    res = subprocess.run([ptxas, "-arch=sm_80", "-v", ptx, "-o", os.devnull],
-                         text=True, capture_output=True)
-    if res.returncode != 0:
-        return (res.stderr.strip().splitlines() or ["ptxas failed"])[0]
-    for line in res.stderr.splitlines():
-        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, "
-                      r"(\d+) bytes spill loads", line)
-        if m and any(int(x) for x in m.groups()):
-            return "ptxas: " + line.strip()
+    else what ptxas said (its first line if it failed, else the offending
+    kernel's line of stack frame and spills)."""
+    try:
+        kernels = kernel_resources(ptxas, "sm_80", ptx)
+    except PtxasError as e:
+        return str(e)
+    for resources in kernels.values():
+        if resources.spills:
+            return "ptxas: " + resources.frame_line
     return ""
 
 

@@ -48,6 +48,31 @@ class BenchScriptsTest(unittest.TestCase):
         self.assertIn("| 120 | 60.0% | 64 | `LDSM.16.M88.4 R4, [R2]` |", res.stdout)
         self.assertNotIn("| 30 | 15.0%", res.stdout)  # --top 2
 
+    def test_ptxas_resources_per_kernel(self):
+        # ptxas -v of two kernels (as ptxas 13.0 prints them for sm_90): each
+        # kernel's frame line and registers, not its neighbour's.
+        sys.path.insert(0, BENCH)
+        from ptxas_resources import parse
+        kernels = parse(
+            "ptxas info    : 0 bytes gmem\n"
+            "ptxas info    : Compiling entry function 'sdpa_bwd_dq' for 'sm_90'\n"
+            "ptxas info    : Function properties for sdpa_bwd_dq\n"
+            "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+            "ptxas info    : Used 230 registers, used 1 barriers, 1 bytes smem\n"
+            "ptxas info    : Compile time = 222.052 ms\n"
+            "ptxas info    : Compiling entry function 'sdpa_bwd_main' for 'sm_90'\n"
+            "ptxas info    : Function properties for sdpa_bwd_main\n"
+            "    8 bytes stack frame, 16 bytes spill stores, 8 bytes spill loads\n"
+            "ptxas info    : Used 168 registers, used 1 barriers, 8 bytes cumulative stack size\n")
+        self.assertEqual(list(kernels), ["sdpa_bwd_dq", "sdpa_bwd_main"])
+        dq, main = kernels["sdpa_bwd_dq"], kernels["sdpa_bwd_main"]
+        self.assertEqual((dq.registers, dq.spills), (230, False))
+        self.assertEqual((main.registers, main.stack_frame, main.spill_stores, main.spill_loads),
+                         (168, 8, 16, 8))
+        self.assertTrue(main.spills)
+        self.assertEqual(main.frame_line,
+                         "8 bytes stack frame, 16 bytes spill stores, 8 bytes spill loads")
+
     def test_torch_op_cpu_checks(self):
         try:
             import torch  # noqa: F401

@@ -44,6 +44,16 @@ def fake_ptxas(directory, report):
     return path
 
 
+def ptxas_report(frame_line):
+    """ptxas -v's lines for one kernel of 128 registers, `frame_line` its
+    stack frame and spills."""
+    return ("ptxas info    : 0 bytes gmem\n"
+            "ptxas info    : Compiling entry function 'sdpa_fwd_0' for 'sm_80'\n"
+            "ptxas info    : Function properties for sdpa_fwd_0\n"
+            f"    {frame_line}\n"
+            "ptxas info    : Used 128 registers, used 1 barriers, 8 bytes smem")
+
+
 class SweepTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
@@ -72,9 +82,8 @@ class SweepTest(unittest.TestCase):
 
     def test_spills_are_refused(self):
         name = DEFAULT[("gpt-oss", "fwd")]
-        spills = fake_ptxas(self.tmp, "ptxas info    : Function properties for sdpa_fwd\n"
-                            "    8 bytes stack frame, 8 bytes spill stores, "
-                            "4 bytes spill loads")
+        spills = fake_ptxas(self.tmp, ptxas_report("8 bytes stack frame, 8 bytes spill stores, "
+                                                   "4 bytes spill loads"))
         out = os.path.join(self.tmp, "out")
         res = make_artifacts(out, "--sweep", "--only", name, "--ptxas", spills)
         self.assertEqual(res.returncode, 1, res.stdout + res.stderr)
@@ -82,8 +91,8 @@ class SweepTest(unittest.TestCase):
         self.assertIn("8 bytes spill stores", res.stdout)
         self.assertFalse(os.path.exists(os.path.join(out, name + ".ptx")))
         self.assertFalse(os.path.exists(os.path.join(out, name + ".manifest")))
-        clean = fake_ptxas(self.tmp, "    0 bytes stack frame, 0 bytes spill stores, "
-                           "0 bytes spill loads")
+        clean = fake_ptxas(self.tmp, ptxas_report("0 bytes stack frame, 0 bytes spill stores, "
+                                                  "0 bytes spill loads"))
         res = make_artifacts(out, "--sweep", "--only", name, "--ptxas", clean)
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
         self.assertTrue(os.path.exists(os.path.join(out, name + ".manifest")))
