@@ -73,6 +73,25 @@ class BenchScriptsTest(unittest.TestCase):
         self.assertEqual(main.frame_line,
                          "8 bytes stack frame, 16 bytes spill stores, 8 bytes spill loads")
 
+    def test_pin_occupancy_after_the_kernels_maxntid(self):
+        # Two kernels: the pin goes to the named one only, after its
+        # .maxntid; a kernel without one is refused.
+        sys.path.insert(0, BENCH)
+        from pin_occupancy import pin
+        ptx = (".visible .entry sdpa_bwd_preprocess(\n.param .u64 a\n)\n"
+               ".maxntid 128, 1, 1\n{\nret;\n}\n"
+               ".visible .entry sdpa_bwd_main(\n.param .u64 a\n)\n"
+               ".maxntid 128, 1, 1\n{\nret;\n}\n")
+        pinned = pin(ptx, "sdpa_bwd_main", ".minnctapersm 3")
+        self.assertEqual(pinned.count(".minnctapersm 3"), 1)
+        self.assertIn("sdpa_bwd_main(\n.param .u64 a\n)\n.maxntid 128, 1, 1\n"
+                      ".minnctapersm 3\n{", pinned)
+        self.assertEqual(pinned.replace(".minnctapersm 3\n", ""), ptx)
+        with self.assertRaises(ValueError):
+            pin(ptx, "sdpa_bwd_dq", ".minnctapersm 3")
+        with self.assertRaises(ValueError):
+            pin(".visible .entry k(\n)\n{\nret;\n}\n.maxntid 1, 1, 1\n", "k", ".maxnreg 8")
+
     def test_torch_op_cpu_checks(self):
         try:
             import torch  # noqa: F401
