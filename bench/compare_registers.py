@@ -20,7 +20,7 @@ import sys
 from ptxas_resources import PtxasError, kernel_resources
 
 
-def resources(ptxas, arch, ptx):
+def registers_and_spills(ptxas, arch, ptx):
     """{kernel: (registers, spill store bytes)} of one PTX file."""
     try:
         kernels = kernel_resources(ptxas, arch, ptx)
@@ -59,8 +59,8 @@ def main():
         after = os.path.join(args.after, rel)
         if not os.path.exists(after):
             continue
-        per_arch = [(resources(args.ptxas, a, os.path.join(args.before, rel)),
-                     resources(args.ptxas, a, after)) for a in arches]
+        per_arch = [(registers_and_spills(args.ptxas, a, os.path.join(args.before, rel)),
+                     registers_and_spills(args.ptxas, a, after)) for a in arches]
         for kernel in per_arch[0][0]:
             cells, changed = [], False
             for old, new in per_arch:
