@@ -58,6 +58,7 @@ class Config:
     sinks: bool = False  # one f32 sink logit per query head (docs/Semantics.md §7)
     warps: Optional[int] = None  # forward only; None: the pipeline's default
     dq_mode: Optional[str] = None  # backward only: accumulate | recompute; None: the default
+    stages: Optional[int] = None  # forward only: K/V shared stages; None: the pipeline's (2)
 
 
 F, B = "forward", "backward"
@@ -98,6 +99,11 @@ CONFIGS = {
                                           softcap=50.0),
     "f16_d64_causal_br_softcap2_thd": Config(F, "f16", 64, None, 0, "bottom_right",
                                              thd=True, softcap=2.0),
+    # K and V in three shared stages (copies two tiles ahead): gpt-oss's band,
+    # and causal bottom-right THD with a softcap (the key-tail tile).
+    "bf16_d64_win127_s3": Config(F, "bf16", 64, 127, 0, stages=3),
+    "f16_d64_causal_br_softcap2_thd_s3": Config(F, "f16", 64, None, 0, "bottom_right",
+                                                thd=True, softcap=2.0, stages=3),
     # Attention sinks (gpt-oss: d 64, window 128, GQA), bottom-right so that
     # some rows see no key, forward dense and THD, backward both dQ modes.
     "bf16_d64_win127_br_sinks": Config(F, "bf16", 64, 127, 0, "bottom_right", sinks=True),
@@ -261,6 +267,8 @@ def pipeline(name, c, out):
         opts.append(f"warps={c.warps}")
     if c.dq_mode:
         opts.append(f"dq-mode={c.dq_mode}")
+    if c.stages:
+        opts.append(f"stages={c.stages}")
     kind = "forward" if c.direction == F else "backward"
     return f"--sdpa-{kind}-pipeline={' '.join(opts)}"
 

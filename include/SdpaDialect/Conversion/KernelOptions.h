@@ -25,8 +25,9 @@ namespace mlir::sdpa {
 
 /// The largest `warps`: one block holds at most kMaxThreadsPerBlock threads.
 constexpr int64_t kMaxWarps = sm80::kMaxThreadsPerBlock / sm80::kWarpSize;
-/// The `stages` the forward documents (1: no prefetch, 2: double buffer).
-constexpr int64_t kMaxStages = 2;
+/// The `stages` the forward option takes (1: no prefetch, which the lowering
+/// refuses; 2: double buffer; 3: K and V two tiles ahead).
+constexpr int64_t kMaxStages = 3;
 
 /// The `dq-mode` option of convert-sdpa-grad-to-gpu and the backward
 /// pipelines: the default rule (Analysis/KernelDefaults.h,

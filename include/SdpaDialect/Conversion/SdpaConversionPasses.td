@@ -24,8 +24,9 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
     (without a softcap the exponent is one `math.fma` of the raw dot
     product, the factor and `-m`, the tile maximum scaled once per row),
     with Q in registers (ldmatrix; loaded per key tile when a warp holds two
-    row tiles), K and V tiles double-buffered in 16-byte
-    aligned, padded dynamic shared memory through `nvgpu.device_async_copy`
+    row tiles), K and V tiles in `stages` buffers (2: double-buffered, each
+    step copying the next tile; 3: copying the tile two ahead, with two
+    tiles' copies in flight) of 16-byte aligned, padded dynamic shared memory through `nvgpu.device_async_copy`
     (cp.async, zero fill past the sequence), `nvgpu.ldmatrix` (transposed for
     V), `nvgpu.mma.sync` m16n8k16 with f32 accumulation (`nvvm.mma.sync` for
     bf16, which the upstream nvgpu lowering does not type), and `gpu.shuffle`
@@ -95,7 +96,8 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
            "Warps per block; each owns tile-q / warps rows (a multiple of 16; "
            "0: the default tile rule's, 4 where tile-q is not the rule's)">,
     Option<"stages", "stages", "int64_t", /*default=*/"2",
-           "Shared-memory stages of the K/V tiles (1: no prefetch, 2: double buffer)">,
+           "Shared-memory stages of the K/V tiles (2: double buffer, 3: "
+           "copies two tiles ahead)">,
     Option<"hostProgram", "host-program", "bool", /*default=*/"true",
            "Replace each op by its host program (false: keep the op, tagged "
            "sdpa.kernel = @module::@kernel, for sdpa-export-ffi-calls)">,

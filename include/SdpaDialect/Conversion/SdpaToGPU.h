@@ -43,6 +43,7 @@ struct ForwardKernelSpec {
   bool packedSequences = false;
   TileShape tiles;
   int64_t warps = 4;
+  /// Shared stages of K and V (2 or 3): step u copies tile u + stages - 1.
   int64_t stages = 2;
   Band band;
   double scale = 1.0;

@@ -181,16 +181,21 @@ SoftmaxState ForwardKernelBuilder::initialState() {
   return state;
 }
 
+int64_t ForwardKernelBuilder::pendingKvGroups() const {
+  return 2 * spec.stages - 3;
+}
+
 void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
                                       SoftmaxState &state) {
   Value stages = idx(spec.stages);
   Value stage = arith::RemUIOp::create(b, u, stages);
-  Value next = add(u, idx(1));
+  Value next = add(u, idx(spec.stages - 1));
   Value nextStage = arith::RemUIOp::create(b, next, stages);
 
-  // K(u) has landed (V(u) may still be in flight); every warp is past the
-  // previous step, so the other stage is free for K(u+1).
-  waitGroups(1);
+  // K(u) has landed (V(u) and the tiles up to u + stages - 2 may still be
+  // in flight); every warp is past the previous step, so its stage,
+  // (u + stages - 1) mod stages, is free for K(u + stages - 1).
+  waitGroups(pendingKvGroups());
   gpu::BarrierOp::create(b);
   copyKvTileAsync(k, kBase, kStrideS, next, kSmem, nextStage);
   Scores scores = computeScores(stage);
@@ -198,7 +203,7 @@ void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
   SmallVector<Value> pFrags = updateSoftmax(scores, state);
 
   // V(u) has landed; every warp is past P V of the previous step.
-  waitGroups(1);
+  waitGroups(pendingKvGroups());
   gpu::BarrierOp::create(b);
   copyKvTileAsync(v, vBase, vStrideS, next, vSmem, nextStage);
   accumulateValues(pFrags, stage, state);
@@ -229,7 +234,8 @@ Value ForwardKernelBuilder::emitTileLoop(Value lo, Value hi, TileMask mask,
 void ForwardKernelBuilder::build(gpu::GPUFuncOp func) {
   emitSetup(func);
 
-  // Prologue: Q and K(kv_begin) in one group, V(kv_begin) in the next.
+  // Prologue: Q and K(kv_begin) in one group, V(kv_begin) in the next,
+  // then K and V of the next stages - 2 tiles, a group each.
   Value stage = arith::RemUIOp::create(b, kvBegin, idx(spec.stages));
   Value qTokens = copyTileAsync(q, qBase, qStrideS, q0, seqQ,
                                 /*enabled=*/Value(), qSmem, {}, spec.tiles.q);
@@ -237,7 +243,13 @@ void ForwardKernelBuilder::build(gpu::GPUFuncOp func) {
   (void)qTokens;
   (void)kTokens;
   copyKvTileAsync(v, vBase, vStrideS, kvBegin, vSmem, stage);
-  waitGroups(1);
+  for (int64_t ahead = 1; ahead + 1 < spec.stages; ++ahead) {
+    Value tile = add(kvBegin, idx(ahead));
+    Value tileStage = arith::RemUIOp::create(b, tile, idx(spec.stages));
+    copyKvTileAsync(k, kBase, kStrideS, tile, kSmem, tileStage);
+    copyKvTileAsync(v, vBase, vStrideS, tile, vSmem, tileStage);
+  }
+  waitGroups(pendingKvGroups());
   gpu::BarrierOp::create(b);
   if (spec.queryFragmentsResident)
     qFrags = loadQueryFragments();

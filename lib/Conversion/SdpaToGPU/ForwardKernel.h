@@ -55,6 +55,10 @@ private:
   void emitScheduleBounds();
   Value emitTileLoop(Value lo, Value hi, TileMask mask, SoftmaxState &state);
   void emitKvStep(Value u, TileMask mask, SoftmaxState &state);
+  /// The copy groups a step's waits leave in flight: with K and V a group
+  /// each per tile and the tiles up to u + stages - 2 issued, V(u) (or
+  /// K(u + stages - 1)) and the 2 (stages - 2) groups after it.
+  int64_t pendingKvGroups() const;
   SoftmaxState initialState();
 
   //===--- PackedSequences.cpp --------------------------------------------===//

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SdpaDialect/Analysis/KernelDefaults.h"
+#include "SdpaDialect/Conversion/KernelOptions.h"
 #include "SdpaDialect/Conversion/KernelSchema.h"
 #include "SdpaDialect/DefaultTiles.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
@@ -51,8 +52,9 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
     return op.emitOpError("expected warps in [1, ")
            << sm80::kMaxThreadsPerBlock / sm80::kWarpSize << "], got "
            << spec.warps;
-  if (spec.stages != 2)
-    return op.emitOpError("expected stages to be 2, got ") << spec.stages;
+  if (spec.stages < 2 || spec.stages > kMaxStages)
+    return op.emitOpError("expected stages to be 2 or 3, got ")
+           << spec.stages;
   if (spec.tiles.q % (sm80::kMmaM * spec.warps) != 0)
     return op.emitOpError("expected schedule tile_q ")
            << spec.tiles.q << " to be a multiple of 16 * warps ("
