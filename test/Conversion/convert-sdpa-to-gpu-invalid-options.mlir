@@ -22,19 +22,19 @@
 // RUN: not %sdpa_opt %s --convert-sdpa-to-gpu="warps=-1" 2>&1 | FileCheck %s --check-prefix=WARPSNEG
 // WARPSNEG: error: convert-sdpa-to-gpu: expected warps in [0, 32], got -1
 // RUN: not %sdpa_opt %s --convert-sdpa-to-gpu="stages=4611686018427387904" 2>&1 | FileCheck %s --check-prefix=STAGES
-// STAGES: error: convert-sdpa-to-gpu: expected stages in [1, 3], got 4611686018427387904
+// STAGES: error: convert-sdpa-to-gpu: expected stages in [2, 3], got 4611686018427387904
 // RUN: not %sdpa_opt %s --convert-sdpa-to-gpu="stages=0" 2>&1 | FileCheck %s --check-prefix=STAGES0
-// STAGES0: error: convert-sdpa-to-gpu: expected stages in [1, 3], got 0
+// STAGES0: error: convert-sdpa-to-gpu: expected stages in [2, 3], got 0
+// RUN: not %sdpa_opt %s --convert-sdpa-to-gpu="stages=1" 2>&1 | FileCheck %s --check-prefix=ONESTAGE
+// ONESTAGE: error: convert-sdpa-to-gpu: expected stages in [2, 3], got 1
 //
 // The edges of the ranges pass the option check; the op then decides (the
-// shared memory of a 65536-row tile, the 16 * warps rows per query tile, the
-// one stage count the kernel has), promptly.
+// shared memory of a 65536-row tile, the 16 * warps rows per query tile),
+// promptly.
 // RUN: not %sdpa_opt %s --convert-sdpa-to-gpu="tile-q=65536 tile-kv=64" 2>&1 | FileCheck %s --check-prefix=MAXTILE
 // MAXTILE: error: 'sdpa.attention' op expected the tiles to fit in shared memory: need 9474048 bytes, at most 166912
 // RUN: not %sdpa_opt %s --convert-sdpa-to-gpu="warps=32" 2>&1 | FileCheck %s --check-prefix=MAXWARPS
 // MAXWARPS: error: 'sdpa.attention' op expected schedule tile_q 64 to be a multiple of 16 * warps (512)
-// RUN: not %sdpa_opt %s --convert-sdpa-to-gpu="stages=1" 2>&1 | FileCheck %s --check-prefix=ONESTAGE
-// ONESTAGE: error: 'sdpa.attention' op expected stages to be 2 or 3, got 1
 //
 // The options are checked also where the module has nothing to lower.
 // RUN: echo "module {}" | not %sdpa_opt --convert-sdpa-to-gpu="tile-q=-1" 2>&1 | FileCheck %s --check-prefix=EMPTY

@@ -23,7 +23,7 @@
 // RUN: not %sdpa_opt %s --sdpa-pipeline="warps=-1" 2>&1 | FileCheck %s --check-prefix=WARPS0
 // WARPS0: error: sdpa-pipeline: expected warps in [0, 32], got -1
 // RUN: not %sdpa_opt %s --sdpa-forward-pipeline="stages=4611686018427387904" 2>&1 | FileCheck %s --check-prefix=STAGES
-// STAGES: error: sdpa-forward-pipeline: expected stages in [1, 3], got 4611686018427387904
+// STAGES: error: sdpa-forward-pipeline: expected stages in [2, 3], got 4611686018427387904
 //
 // Targets: sm_70 and sm_75 ended in an LLVM ERROR (abort), an empty chip in
 // a SIGSEGV, +ptx60 in an LLVM ERROR.

@@ -25,8 +25,9 @@ namespace mlir::sdpa {
 
 /// The largest `warps`: one block holds at most kMaxThreadsPerBlock threads.
 constexpr int64_t kMaxWarps = sm80::kMaxThreadsPerBlock / sm80::kWarpSize;
-/// The `stages` the forward option takes (1: no prefetch, which the lowering
-/// refuses; 2: double buffer; 3: K and V two tiles ahead).
+/// The `stages` the forward takes: 2 (double buffer) or 3 (K and V copied
+/// two tiles ahead). The option and the lowering check the same range.
+constexpr int64_t kMinStages = 2;
 constexpr int64_t kMaxStages = 3;
 
 /// The `dq-mode` option of convert-sdpa-grad-to-gpu and the backward
@@ -83,7 +84,7 @@ inline std::string checkTileOption(llvm::StringRef option, int64_t value) {
 inline std::string checkForwardOptions(int64_t warps, int64_t stages) {
   std::string error = checkOptionRange("warps", warps, 0, kMaxWarps);
   if (error.empty())
-    error = checkOptionRange("stages", stages, 1, kMaxStages);
+    error = checkOptionRange("stages", stages, kMinStages, kMaxStages);
   return error;
 }
 

@@ -52,9 +52,11 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
     return op.emitOpError("expected warps in [1, ")
            << sm80::kMaxThreadsPerBlock / sm80::kWarpSize << "], got "
            << spec.warps;
-  if (spec.stages < 2 || spec.stages > kMaxStages)
-    return op.emitOpError("expected stages to be 2 or 3, got ")
-           << spec.stages;
+  // The pass checks its option first; this guards the C++ entry point.
+  if (std::string error =
+          checkOptionRange("stages", spec.stages, kMinStages, kMaxStages);
+      !error.empty())
+    return op.emitOpError(error);
   if (spec.tiles.q % (sm80::kMmaM * spec.warps) != 0)
     return op.emitOpError("expected schedule tile_q ")
            << spec.tiles.q << " to be a multiple of 16 * warps ("
