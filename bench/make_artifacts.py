@@ -21,7 +21,12 @@ module.mlir, the rewritten module whose attention sites call them
   bench/make_artifacts.py ... --sweep --out .artifacts/sweep
 
 --sweep compiles the configuration sweep of bench/sweep_configs.py instead
-(timed by bench/sweep.py). With ptxas found (--ptxas, else on PATH), every
+(timed by bench/sweep.py). --set FIELD=VALUE (repeatable) changes one field of
+every configuration compiled, which keeps its name: the other side of an A/B
+(bench/time_kernels.py --baseline compares artifacts by name),
+
+  bench/make_artifacts.py --out .artifacts/s3 --only bf16_d64_win127 --set stages=3
+ With ptxas found (--ptxas, else on PATH), every
 PTX written is assembled for sm_80 and an artifact with spills or a stack
 frame is removed and reported as refused.
 """
@@ -33,8 +38,8 @@ import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Optional
+from dataclasses import dataclass, fields, replace
+from typing import Optional, get_args
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from sdpa.config import KernelConfig, float32  # noqa: E402
@@ -257,6 +262,51 @@ def source(name, c):
                         c.tile_kv, softcap, c.sinks).mlir(name)
 
 
+def parse_value(field, text):
+    """`text` as a value of Config field `field`: `none` for an optional
+    field, else an integer, a number, true/false or a string, by the field's
+    type; ValueError naming the field otherwise."""
+    kinds = get_args(field.type) or (field.type,)
+    if text == "none":
+        if type(None) not in kinds:
+            raise ValueError(f"{field.name} is not optional")
+        return None
+    kind = kinds[0]
+    if kind is bool:
+        if text not in ("true", "false"):
+            raise ValueError(f"{field.name} takes true or false, got {text!r}")
+        return text == "true"
+    if kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            what = "an integer" if kind is int else "a number"
+            raise ValueError(f"{field.name} takes {what}, got {text!r}") from None
+    return text
+
+
+def apply_settings(configs, names, settings):
+    """`configs` with each FIELD=VALUE of `settings` applied to the
+    configurations `names`; SystemExit naming a bad setting."""
+    known = {f.name: f for f in fields(Config)}
+    changes = {}
+    for setting in settings:
+        field, sep, text = setting.partition("=")
+        if not sep or field not in known:
+            sys.exit(f"--set {setting}: expected FIELD=VALUE with FIELD one of "
+                     f"{', '.join(known)}")
+        try:
+            changes[field] = parse_value(known[field], text)
+        except ValueError as e:
+            sys.exit(f"--set {setting}: {e}")
+    imported = [n for n in names if n in IMPORTED]
+    if changes and imported:
+        sys.exit(f"--set applies to the table's configurations, not to the "
+                 f"imported model(s) {', '.join(imported)}")
+    return {n: replace(c, **changes) if n in names else c
+            for n, c in configs.items()}
+
+
 def pipeline(name, c, out):
     opts = [f"artifact-dir={out}", f"artifact-name={name}"]
     if c.tile_q:
@@ -323,6 +373,9 @@ def main():
     p.add_argument("--allow-refused", action="store_true",
                    help="exit 0 when the lowering refuses a configuration")
     p.add_argument("--list", action="store_true", help="print the table and exit")
+    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="change a field of every configuration compiled (repeatable; "
+                        "'none' for an optional field)")
     p.add_argument("--sweep", action="store_true",
                    help="the configuration sweep (bench/sweep_configs.py) instead")
     p.add_argument("--ptxas", default=shutil.which("ptxas"),
@@ -339,6 +392,7 @@ def main():
     unknown = [n for n in names if n not in configs and n not in IMPORTED]
     if unknown:
         sys.exit(f"unknown configuration(s): {', '.join(unknown)}")
+    configs = apply_settings(configs, names, args.set)
     if args.list:
         for n in names:
             print(n, configs.get(n) or IMPORTED[n])

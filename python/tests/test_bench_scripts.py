@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """The GPU scripts of the frontends run as far as this machine allows: each
 parses its arguments (--help), and check_torch_op.py's CPU-only checks pass
-(the argument errors, through the package as the GPU run imports it)."""
+(the argument errors, through the package as the GPU run imports it);
+make_artifacts.py --set compiles a table entry with one field changed under
+its own name (the other side of an A/B)."""
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -91,6 +95,47 @@ class BenchScriptsTest(unittest.TestCase):
             pin(ptx, "sdpa_bwd_dq", ".minnctapersm 3")
         with self.assertRaises(ValueError):
             pin(".visible .entry k(\n)\n{\nret;\n}\n.maxntid 1, 1, 1\n", "k", ".maxnreg 8")
+
+    def test_make_artifacts_set_changes_one_field_keeps_the_name(self):
+        # bf16_d64_win127 with stages=3 is the table's own bf16_d64_win127_s3
+        # (compiled from its entry), written under the name bf16_d64_win127.
+        sdpa_opt = os.environ.get("SDPA_OPT", "sdpa-opt")
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+
+        def make(out, *args):
+            return self.run_script("make_artifacts.py", "--sdpa-opt", sdpa_opt,
+                                   "--out", os.path.join(tmp, out), "--ptxas", "", *args)
+
+        res = make("set", "--only", "bf16_d64_win127", "--set", "stages=3")
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        res = make("table", "--only", "bf16_d64_win127_s3,bf16_d64_win127")
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+
+        def read(out, name, ext):
+            with open(os.path.join(tmp, out, name + ext)) as f:
+                return f.read()
+
+        changed = read("set", "bf16_d64_win127", ".ptx")
+        self.assertEqual(changed, read("table", "bf16_d64_win127_s3", ".ptx"))
+        self.assertNotEqual(changed, read("table", "bf16_d64_win127", ".ptx"))
+        manifest = read("set", "bf16_d64_win127", ".manifest")
+        self.assertIn("\nptx bf16_d64_win127.ptx\n", manifest)
+        self.assertEqual(manifest.replace("bf16_d64_win127.ptx", "X"),
+                         read("table", "bf16_d64_win127_s3", ".manifest")
+                         .replace("bf16_d64_win127_s3.ptx", "X"))
+        # Bad settings name the problem and write nothing.
+        for setting, message in (("stage=3", "expected FIELD=VALUE"),
+                                 ("stages", "expected FIELD=VALUE"),
+                                 ("stages=two", "stages takes an integer, got 'two'"),
+                                 ("thd=1", "thd takes true or false"),
+                                 ("head_dim=none", "head_dim is not optional")):
+            res = make("bad", "--only", "bf16_d64_win127", "--set", setting)
+            self.assertNotEqual(res.returncode, 0, setting)
+            self.assertIn(message, res.stderr, setting)
+        res = make("bad", "--only", "gptoss_like_cudnn_vg", "--set", "stages=3")
+        self.assertIn("not to the imported model(s) gptoss_like_cudnn_vg", res.stderr)
+        self.assertFalse(os.path.exists(os.path.join(tmp, "bad")))
 
     def test_torch_op_cpu_checks(self):
         try:
