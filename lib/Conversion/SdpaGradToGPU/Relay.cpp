@@ -35,8 +35,9 @@ static constexpr unsigned kGlobalAddressSpace = 1;
 
 /// A global-space pointer to element `offset` (elements of `elementBytes`) of
 /// the flat global memref `memref`. Global rather than generic, so that the
-/// dQ adds become `red.global.add.f32` instead of generic `atom.add.f32`
-/// (8% of the backward at 32k keys, bench/RESULTS.md).
+/// dQ adds become `atom.global.add.f32` (their results unused) instead of
+/// generic `atom.add.f32` (8% of the backward at 32k keys, bench/RESULTS.md;
+/// test/PTX/sdpa-backward-pipeline-atomic.mlir checks the form).
 static Value elementPointer(ImplicitLocOpBuilder &b, Value memref,
                             Value offset, int64_t elementBytes) {
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, memref);
