@@ -21,14 +21,15 @@ module.mlir, the rewritten module whose attention sites call them
   bench/make_artifacts.py ... --sweep --out .artifacts/sweep
 
 --sweep compiles the configuration sweep of bench/sweep_configs.py instead
-(timed by bench/sweep.py). --set FIELD=VALUE (repeatable) changes one field of
-every configuration compiled, which keeps its name: the other side of an A/B
+(timed by bench/sweep.py). With ptxas found (--ptxas, else on PATH), every
+PTX written is assembled for sm_80 and an artifact with spills or a stack
+frame is removed and reported as refused.
+
+--set FIELD=VALUE (repeatable) changes one field of every configuration
+compiled, which keeps its name: the other side of an A/B
 (bench/time_kernels.py --baseline compares artifacts by name),
 
   bench/make_artifacts.py --out .artifacts/s3 --only bf16_d64_win127 --set stages=3
- With ptxas found (--ptxas, else on PATH), every
-PTX written is assembled for sm_80 and an artifact with spills or a stack
-frame is removed and reported as refused.
 """
 
 import argparse

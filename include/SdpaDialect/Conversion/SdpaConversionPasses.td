@@ -26,7 +26,8 @@ def ConvertSdpaToGPU : Pass<"convert-sdpa-to-gpu", "::mlir::ModuleOp"> {
     with Q in registers (ldmatrix; loaded per key tile when a warp holds two
     row tiles), K and V tiles in `stages` buffers (2: double-buffered, each
     step copying the next tile; 3: copying the tile two ahead, with two
-    tiles' copies in flight) of 16-byte aligned, padded dynamic shared memory through `nvgpu.device_async_copy`
+    tiles' copies in flight) of 16-byte aligned, padded dynamic shared
+    memory through `nvgpu.device_async_copy`
     (cp.async, zero fill past the sequence), `nvgpu.ldmatrix` (transposed for
     V), `nvgpu.mma.sync` m16n8k16 with f32 accumulation (`nvvm.mma.sync` for
     bf16, which the upstream nvgpu lowering does not type), and `gpu.shuffle`

@@ -46,17 +46,14 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
     spec.tiles = resolveTiles(op, options.tiles);
   spec.warps = resolveForwardWarps(op, spec.tiles.q, options.warps);
   spec.stages = options.stages;
-  // A quotient, not warps * 32: warps = 2^60 + 1 wrapped that to 32.
-  if (spec.warps < 1 ||
-      spec.warps > sm80::kMaxThreadsPerBlock / sm80::kWarpSize)
-    return op.emitOpError("expected warps in [1, ")
-           << sm80::kMaxThreadsPerBlock / sm80::kWarpSize << "], got "
-           << spec.warps;
-  // The pass checks its option first; this guards the C++ entry point.
-  if (std::string error =
-          checkOptionRange("stages", spec.stages, kMinStages, kMaxStages);
-      !error.empty())
-    return op.emitOpError(error);
+  // The pass checks its options first; these guard the C++ entry point.
+  // kMaxWarps is a quotient, not warps * 32: warps = 2^60 + 1 wrapped that
+  // to 32.
+  for (std::string error :
+       {checkOptionRange("warps", spec.warps, 1, kMaxWarps),
+        checkOptionRange("stages", spec.stages, kMinStages, kMaxStages)})
+    if (!error.empty())
+      return op.emitOpError(error);
   if (spec.tiles.q % (sm80::kMmaM * spec.warps) != 0)
     return op.emitOpError("expected schedule tile_q ")
            << spec.tiles.q << " to be a multiple of 16 * warps ("
