@@ -4,8 +4,10 @@ Compute's source page: one row per SASS instruction with its warp-state
 samples and executed instructions). No GPU and no ncu needed.
 
 Prints the share of the stall samples per opcode (the mnemonic without its
-predicate and modifiers past the first, e.g. LDSM, HMMA, MUFU.EX2, BAR.SYNC)
-and the instructions with the most samples, with their executed counts.
+predicate and modifiers past the first, e.g. LDSM, HMMA, MUFU.EX2, BAR.SYNC),
+the share of the executed warp-instructions per opcode (what an issue-bound
+kernel spends its issue slots on), and the instructions with the most
+samples, with their executed counts.
 
 usage: sass_stalls.py CSV [--top 25]
 """
@@ -63,20 +65,29 @@ def main(argv=None):
     if source is None or samples is None:
         raise SystemExit(f"{args.csv}: columns {header} lack Source or stall samples")
     by_op, total = Counter(), 0.0
+    issued_by_op, issued = Counter(), 0.0
     ranked = []
     for row in rows:
         if len(row) <= max(source, samples):
             continue
         n = number(row[samples])
+        count = number(row[executed]) if executed is not None else 0
         total += n
+        issued += count
         by_op[opcode(row[source])] += n
-        ranked.append((n, row[source].strip(), number(row[executed]) if executed is not None else 0))
+        issued_by_op[opcode(row[source])] += count
+        ranked.append((n, row[source].strip(), count))
     if not total:
         raise SystemExit(f"{args.csv}: no stall samples")
     print(f"{len(rows)} instructions, {total:.0f} stall samples ({header[samples]})")
     print("\n| opcode | samples | share |\n|---|---|---|")
     for op, n in by_op.most_common(args.top):
         print(f"| {op} | {n:.0f} | {100 * n / total:.1f}% |")
+    if issued:
+        print(f"\n{issued:.0f} warp-instructions executed\n"
+              "\n| opcode | executed | share |\n|---|---|---|")
+        for op, count in issued_by_op.most_common(args.top):
+            print(f"| {op} | {count:.0f} | {100 * count / issued:.1f}% |")
     print(f"\n| samples | share | executed | instruction |\n|---|---|---|---|")
     for n, text, count in sorted(ranked, reverse=True)[:args.top]:
         print(f"| {n:.0f} | {100 * n / total:.1f}% | {count:.0f} | `{text}` |")

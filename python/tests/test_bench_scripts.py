@@ -51,6 +51,10 @@ class BenchScriptsTest(unittest.TestCase):
         self.assertIn("| HMMA.16816 | 50 | 25.0% |", res.stdout)
         self.assertIn("| 120 | 60.0% | 64 | `LDSM.16.M88.4 R4, [R2]` |", res.stdout)
         self.assertNotIn("| 30 | 15.0%", res.stdout)  # --top 2
+        # Executed warp-instructions per opcode: 128 of 256 each.
+        self.assertIn("256 warp-instructions executed", res.stdout)
+        self.assertIn("| LDSM.16 | 128 | 50.0% |", res.stdout)
+        self.assertIn("| HMMA.16816 | 128 | 50.0% |", res.stdout)
 
     def test_ptxas_resources_per_kernel(self):
         # ptxas -v of two kernels (as ptxas 13.0 prints them for sm_90): each
