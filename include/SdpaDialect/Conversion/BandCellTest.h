@@ -23,7 +23,11 @@
 // (the saturation cannot change a comparison with a constant that small),
 // which the backward prefers; the forward keeps index compares (measured on
 // an H200: i32 cost it 6 registers and 2-3% of its time, the backward
-// gained). Query rows past Sq are not tested: the forward never stores them
+// gained), except with `wrap`: the values are truncated to i32, not
+// saturated, which is exact where every tested value lies within a tile of
+// [0, L + R] (a tile the band crosses, of a band whose L + R < 2^19 or
+// that has one edge) and costs no clamps. The lean forward
+// (ForwardKernelSpec::leanSteps) tests its band-masked tiles so. Query rows past Sq are not tested: the forward never stores them
 // and the backward gives them P = 0 through their row statistics.
 //
 //===----------------------------------------------------------------------===//
@@ -42,21 +46,24 @@ public:
   /// without `seqKv` (null) the key-length test is left out (a tile whose
   /// keys are all inside the sequence).
   BandCellTest(KernelArith &arith, const Band &band, Value threadQuery,
-               Value threadKey, Value delta, Value seqKv, bool narrow);
+               Value threadKey, Value delta, Value seqKv, bool narrow,
+               bool wrap = false);
 
   /// An i1: whether cell (threadQuery + queryOff, threadKey + keyOff) is
   /// visible.
   Value visible(int64_t queryOff, int64_t keyOff);
 
 private:
-  /// `x` clamped to [-2^20, 2^20], as i32 (narrow), else `x`.
+  /// `x` clamped to [-2^20, 2^20] (narrow) or truncated (wrap) as i32, else
+  /// `x`.
   Value saturate(Value x);
   Value atLeast(Value x, int64_t bound);
   /// `value` as an i32 (narrow) or index constant.
   Value constant(int64_t value);
 
   KernelArith &arith;
-  bool narrow;
+  bool narrow; // i32 compares (saturated unless `wrap`)
+  bool wrap;   // i32 by truncation
   Value keyRoom;             // Skv - threadKey
   Value leftRoom, rightRoom; // diff + L, R - diff (null when unbounded)
   /// L + R when the edge tests are one compare (rightRoom is then null).

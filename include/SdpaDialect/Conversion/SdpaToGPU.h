@@ -78,6 +78,15 @@ struct ForwardKernelSpec {
   /// (head_dim 128, 255 registers) the branch made a wide band 3-5% slower
   /// and the threshold alone spilled 4 bytes (H200, 2026-12-04).
   bool lazyRescale = true;
+  /// Fewer instructions a key step (the forward of a narrow band is bound by
+  /// its instruction count: ncu, bench/RESULTS.md 2026-12-06): the band room
+  /// of a masked tile compared in wrapped i32 (BandCellTest), copy sources
+  /// affine in the tile's first row (TileCopy::affineSource), and alpha and
+  /// l's rescale formed in the lazy branch only. For one row tile a warp,
+  /// mma width <= 64 and ptxas's own register budget (no minBlocksPerSm):
+  /// elsewhere the kernels sit at their register budget and spilled 4 to 16
+  /// bytes with them (d 64 THD causal at 168 registers, d 80 and d 128).
+  bool leanSteps = false;
 
   int64_t threads() const { return warps * sm80::kWarpSize; }
   int64_t rowsPerWarp() const { return tiles.q / warps; }

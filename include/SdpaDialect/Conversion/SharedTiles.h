@@ -60,6 +60,13 @@ struct TileCopy {
   /// the tensor (an empty packed sequence last). A caller whose copies all
   /// come from non-empty slices leaves it unset.
   bool guardEmptySlice = false;
+  /// Where the threads divide into whole rows: each source is formed from
+  /// the unclamped row and replaced by row 0's where the row is not copied,
+  /// so that it is affine in row0 and a loop over tiles advances it with an
+  /// add (LLVM's loop strength reduction), and rows are tested against
+  /// limit - row0. Unset: the row is clamped before the multiply by the
+  /// stride. The lean forward (ForwardKernelSpec::leanSteps) sets it.
+  bool affineSource = false;
 };
 
 /// Issues the copies of `copy` and returns their commit group.

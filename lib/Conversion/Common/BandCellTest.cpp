@@ -14,8 +14,8 @@ static constexpr int64_t kSaturation = int64_t(1) << 20;
 
 BandCellTest::BandCellTest(KernelArith &arith, const Band &band,
                            Value threadQuery, Value threadKey, Value delta,
-                           Value seqKv, bool narrow)
-    : arith(arith), narrow(narrow) {
+                           Value seqKv, bool narrow, bool wrap)
+    : arith(arith), narrow(narrow || wrap), wrap(wrap) {
   if (seqKv)
     keyRoom = saturate(arith.sub(seqKv, threadKey));
   Value diff = arith.sub(arith.sub(threadKey, threadQuery), delta);
@@ -40,6 +40,8 @@ Value BandCellTest::saturate(Value x) {
   if (!narrow)
     return x;
   ImplicitLocOpBuilder &b = arith.b;
+  if (wrap)
+    return arith::IndexCastOp::create(b, b.getI32Type(), x);
   x = arith::MinSIOp::create(b, x, arith.idx(kSaturation));
   x = arith::MaxSIOp::create(b, x, arith.idx(-kSaturation));
   return arith::IndexCastOp::create(b, b.getI32Type(), x);

@@ -149,6 +149,60 @@ static void copyPaddedRowsAsync(KernelArith &arith, const TileCopy &copy,
   }
 }
 
+/// The copies of whole rows when the threads divide into rows
+/// (copy.threads a multiple of the chunks of a row): a thread's column
+/// chunk is then the same in every round and its row moves by
+/// rowsPerRound, so its source moves by rowsPerRound * strideS. The source
+/// is formed unclamped and replaced by row 0's where the row is not copied,
+/// so that it stays an affine function of the tile's first row (a loop
+/// walking tiles advances it by an add); the row test is against the rows
+/// left in the slice, limit - row0.
+static void copyWholeRowsAsync(KernelArith &arith, const TileCopy &copy,
+                               SmallVectorImpl<Value> &tokens) {
+  ImplicitLocOpBuilder &b = arith.b;
+  int64_t chunksPerRow = copy.columns / sm80::kAsyncCopyElems;
+  int64_t rowsPerRound = copy.threads / chunksPerRow;
+  // One op per statement: the emission order is the statement order.
+  Value perRow = arith.idx(chunksPerRow);
+  Value threadRow = arith.divu(copy.tid, perRow);
+  Value colChunk = arith.remu(copy.tid, perRow);
+  Value chunkElems = arith.idx(sm80::kAsyncCopyElems);
+  Value col = arith.mul(colChunk, chunkElems);
+  Value zero = arith.idx(0);
+  // A zero-filled chunk still names a valid address: row 0 of the slice
+  // (element 0 of `global` where the slice may be empty).
+  Value fallback =
+      copy.guardEmptySlice ? zero : arith.add(copy.base, col);
+  Value rowsLeft = arith.sub(copy.limit, copy.row0);
+  UnitAttr bypassL1 =
+      copy.cache == CopyCache::L2Only ? b.getUnitAttr() : UnitAttr();
+  for (int64_t r0 = 0; r0 < copy.tileRows; r0 += rowsPerRound) {
+    Value row = arith.add(threadRow, arith.idx(r0));
+    auto emitCopy = [&] {
+      Value valid = arith.cmp(arith::CmpIPredicate::slt, row, rowsLeft);
+      if (copy.enabled)
+        valid = arith::AndIOp::create(b, valid, copy.enabled);
+      Value srcElems = arith.select(valid, chunkElems, zero);
+      Value globalRow = arith.add(copy.row0, row);
+      Value src = arith.add(
+          arith.add(copy.base, arith.mul(globalRow, copy.strideS)), col);
+      Value at = arith.select(valid, src, fallback);
+      SmallVector<Value> dst(copy.smemLead);
+      dst.push_back(row);
+      dst.push_back(col);
+      return nvgpu::DeviceAsyncCopyOp::create(
+          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), copy.smem, dst,
+          copy.global, ValueRange{at}, b.getIndexAttr(sm80::kAsyncCopyElems),
+          srcElems, bypassL1);
+    };
+    // The last round may cover fewer rows than it has threads.
+    if (r0 + rowsPerRound > copy.tileRows)
+      copyIfBelow(arith, row, copy.tileRows, emitCopy);
+    else
+      tokens.push_back(emitCopy());
+  }
+}
+
 Value mlir::sdpa::copyTileAsync(KernelArith &arith, const TileCopy &copy) {
   ImplicitLocOpBuilder &b = arith.b;
   assert(copy.globalColumns <= copy.columns &&
@@ -161,6 +215,10 @@ Value mlir::sdpa::copyTileAsync(KernelArith &arith, const TileCopy &copy) {
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, tokens);
   }
   int64_t chunksPerRow = copy.columns / sm80::kAsyncCopyElems;
+  if (copy.affineSource && copy.threads % chunksPerRow == 0) {
+    copyWholeRowsAsync(arith, copy, tokens);
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, tokens);
+  }
   int64_t chunks = copy.tileRows * chunksPerRow;
   for (int64_t i = 0; i < llvm::divideCeil(chunks, copy.threads); ++i) {
     // One op per statement: the emission order is the statement order.

@@ -200,7 +200,8 @@ void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
   copyKvTileAsync(k, kBase, kStrideS, next, kSmem, nextStage);
   Scores scores = computeScores(stage);
   capAndMask(scores, mul(u, idx(spec.tiles.kv)), mask);
-  SmallVector<Value> pFrags = updateSoftmax(scores, state);
+  SmallVector<Value> pFrags =
+      updateSoftmax(scores, state, /*everyRowSeesAKey=*/mask == TileMask::None);
 
   // V(u) has landed; every warp is past P V of the previous step.
   waitGroups(pendingKvGroups());

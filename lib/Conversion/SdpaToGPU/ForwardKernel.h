@@ -120,12 +120,16 @@ private:
   void capAndMask(Scores &scores, Value k0, TileMask mask);
   /// Updates max/sum, rescales the accumulator, returns P as A-fragments
   /// [rowTile][k16 block of keys].
-  SmallVector<Value> updateSoftmax(Scores &scores, SoftmaxState &state);
-  /// O *= alpha per owned row: with spec.lazyRescale in a branch the warp
-  /// takes when `anyGrows` (i1) holds for one of its threads
-  /// (docs/Semantics.md §2.6), else unconditionally.
-  void rescaleAccumulators(ArrayRef<Value> alphas, Value anyGrows,
-                           SoftmaxState &state);
+  /// `everyRowSeesAKey`: an unmasked tile, whose every row has a visible
+  /// key, so that no row's max can stay -inf.
+  SmallVector<Value> updateSoftmax(Scores &scores, SoftmaxState &state,
+                                   bool everyRowSeesAKey);
+  /// O *= alpha per owned row, `makeAlphas` giving alpha a row: with
+  /// spec.lazyRescale in a branch the warp takes when `anyGrows` (i1) holds
+  /// for one of its threads (docs/Semantics.md §2.6), else unconditionally.
+  /// With spec.leanSteps the branch forms alpha and rescales l too.
+  void rescaleAccumulators(function_ref<SmallVector<Value>()> makeAlphas,
+                           Value anyGrows, SoftmaxState &state);
 
   //===--- Epilogue.cpp ---------------------------------------------------===//
   void emitEpilogue(SoftmaxState &state);

@@ -38,7 +38,8 @@ Value ForwardKernelBuilder::copyTileAsync(Value global, Value base,
                 spec.threads(),
                 tid,
                 CopyCache::L2Only,
-                /*guardEmptySlice=*/spec.packedSequences};
+                /*guardEmptySlice=*/spec.packedSequences,
+                /*affineSource=*/spec.leanSteps};
   Value group = sdpa::copyTileAsync(*this, copy);
   if (!asyncGroup)
     asyncGroup = group;

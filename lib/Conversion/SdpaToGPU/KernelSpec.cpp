@@ -75,6 +75,8 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
     spec.minBlocksPerSm = std::max<int64_t>(
         1, sm80::kRegistersPerSm /
                (spec.threads() * ForwardKernelSpec::kMaxRegistersSmallHeadDim));
+  spec.leanSteps = spec.rowTilesPerWarp() == 1 && spec.mmaHeadDim <= 64 &&
+                   !spec.minBlocksPerSm;
   spec.scale = op.getScaleOrDefault();
   spec.softcap = op.getFiniteSoftcap();
   spec.sinks = bool(op.getSinks());

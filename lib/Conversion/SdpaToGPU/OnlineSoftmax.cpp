@@ -74,7 +74,7 @@ void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, TileMask mask) {
   Value threadQuery = add(add(q0, warpRow0), fragRow);
   BandCellTest band(*this, spec.band, threadQuery, threadKey, delta,
                     mask == TileMask::BandAndKeys ? seqKv : Value(),
-                    /*narrow=*/false);
+                    /*narrow=*/false, /*wrap=*/spec.leanSteps && mask == TileMask::Band);
   Value negInf = f32(-std::numeric_limits<double>::infinity());
   int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
   for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
@@ -91,16 +91,17 @@ void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, TileMask mask) {
   }
 }
 
-void ForwardKernelBuilder::rescaleAccumulators(ArrayRef<Value> alphas,
-                                               Value anyGrows,
-                                               SoftmaxState &state) {
+void ForwardKernelBuilder::rescaleAccumulators(
+    function_ref<SmallVector<Value>()> makeAlphas, Value anyGrows,
+    SoftmaxState &state) {
   // O *= alpha, row by row of each accumulator fragment: lazily when a row
   // of the warp grows its max (a warp-uniform branch; other rows multiply
-  // by 1), else every key tile.
+  // by 1), else every key tile. With spec.leanSteps the branch also forms
+  // alpha and rescales l, which the rows then only add their tile's sum to.
   int64_t rowTiles = spec.rowTilesPerWarp();
   auto accType = VectorType::get({2, 2}, b.getF32Type());
   int64_t dimBlocks = spec.mmaHeadDim / sm80::kMmaN;
-  auto scaleAll = [&]() {
+  auto scaleAll = [&](ArrayRef<Value> alphas) {
     SmallVector<Value> scaled;
     for (int64_t mt = 0; mt < rowTiles; ++mt) {
       Value a0 = alphas[mt * 2], a1 = alphas[mt * 2 + 1];
@@ -113,7 +114,7 @@ void ForwardKernelBuilder::rescaleAccumulators(ArrayRef<Value> alphas,
     return scaled;
   };
   if (!spec.lazyRescale) {
-    state.acc = scaleAll();
+    state.acc = scaleAll(makeAlphas());
     return;
   }
   Value warpGrows = NVVM::VoteSyncOp::create(
@@ -121,20 +122,32 @@ void ForwardKernelBuilder::rescaleAccumulators(ArrayRef<Value> alphas,
       arith::ConstantOp::create(
           b, b.getI32IntegerAttr(int32_t(sm80::kFullWarpMask))),
       anyGrows, NVVM::VoteSyncKind::any);
-  auto rescale = scf::IfOp::create(b, ValueRange(state.acc).getTypes(),
+  SmallVector<Value> carried(state.acc);
+  if (spec.leanSteps)
+    llvm::append_range(carried, state.rowSum);
+  auto rescale = scf::IfOp::create(b, ValueRange(carried).getTypes(),
                                    warpGrows, /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&rescale.getElseRegion().front());
-    scf::YieldOp::create(b, state.acc);
+    scf::YieldOp::create(b, carried);
     b.setInsertionPointToStart(&rescale.getThenRegion().front());
-    scf::YieldOp::create(b, scaleAll());
+    SmallVector<Value> alphas = makeAlphas();
+    SmallVector<Value> scaled = scaleAll(alphas);
+    if (spec.leanSteps)
+      for (auto [sum, alpha] : llvm::zip(state.rowSum, alphas))
+        scaled.push_back(arith::MulFOp::create(b, sum, alpha));
+    scf::YieldOp::create(b, scaled);
   }
-  state.acc.assign(rescale.getResults().begin(), rescale.getResults().end());
+  ValueRange results = rescale.getResults();
+  state.acc.assign(results.begin(), results.begin() + state.acc.size());
+  if (spec.leanSteps)
+    state.rowSum.assign(results.begin() + state.acc.size(), results.end());
 }
 
 SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
-                                                       SoftmaxState &state) {
+                                                       SoftmaxState &state,
+                                                       bool everyRowSeesAKey) {
   int64_t rowTiles = spec.rowTilesPerWarp();
   int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
   Value negInf = f32(-std::numeric_limits<double>::infinity());
@@ -145,9 +158,20 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
   Value factor = spec.softcap ? Value() : f32(spec.scale * sm80::kLog2e);
   Value growth = spec.lazyRescale ? f32(sm80::kSoftmaxMaxGrowthLog2) : Value();
   Value one = spec.lazyRescale ? f32(1.0) : Value();
+  // Lazy with spec.leanSteps: alpha is formed in the rescale branch only.
+  bool alphaInBranch = spec.lazyRescale && spec.leanSteps;
   Value anyGrows; // i1: some row of this thread moves its max
-  SmallVector<Value> alphas(rowTiles * 2), bases(rowTiles * 2);
-  // Row r = 2 mt + half: its max, base and alpha.
+  SmallVector<Value> oldMax(state.rowMax), grows(rowTiles * 2),
+      bases(rowTiles * 2), alphas;
+  // Row r's alpha = exp2(m - base) (lazy: 1 where the row does not grow).
+  auto makeAlpha = [&](int64_t r) {
+    Value alpha = math::Exp2Op::create(
+        b, arith::SubFOp::create(b, oldMax[r], bases[r]));
+    if (grows[r])
+      alpha = arith::SelectOp::create(b, grows[r], alpha, one);
+    return alpha;
+  };
+  // Row r = 2 mt + half: its max, base and (unless in the branch) alpha.
   auto rowStatistics = [&](int64_t mt, int64_t half) {
     int64_t r = mt * 2 + half;
     Value tileMax = scores[scoreIndex(mt, half, 0, 0)];
@@ -170,25 +194,37 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
     Value newMax =
         grow ? Value(arith::SelectOp::create(b, grow, tileMax, state.rowMax[r]))
              : Value(arith::MaxNumFOp::create(b, state.rowMax[r], tileMax));
-    Value noKey =
-        arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, newMax, negInf);
-    Value base = arith::SelectOp::create(b, noKey, zero, newMax);
-    Value alpha = math::Exp2Op::create(
-        b, arith::SubFOp::create(b, state.rowMax[r], base));
-    if (grow) {
-      alpha = arith::SelectOp::create(b, grow, alpha, one);
+    // base = m', or 0 while the row has seen no key (m' = -inf: no NaN);
+    // a tile whose every cell is visible gives every row a finite max.
+    Value base = newMax;
+    if (!(everyRowSeesAKey && spec.leanSteps)) {
+      Value noKey =
+          arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, newMax, negInf);
+      base = arith::SelectOp::create(b, noKey, zero, newMax);
+    }
+    if (grow)
       anyGrows =
           anyGrows ? Value(arith::OrIOp::create(b, anyGrows, grow)) : grow;
-    }
     state.rowMax[r] = newMax;
-    alphas[r] = alpha;
+    grows[r] = grow;
     bases[r] = base;
+    if (!alphaInBranch)
+      alphas.push_back(makeAlpha(r));
   };
-  // Row r's P = exp2(S f - base) in place of its scores, and its sum.
+  auto makeAlphas = [&]() {
+    if (!alphaInBranch)
+      return alphas;
+    SmallVector<Value> formed;
+    for (int64_t r = 0; r < rowTiles * 2; ++r)
+      formed.push_back(makeAlpha(r));
+    return formed;
+  };
+  // Row r's P = exp2(S f - base) in place of its scores, and its sum (lean:
+  // from its first P; 0 + P is an add, -0 + 0 not being an identity).
   auto rowExponentials = [&](int64_t mt, int64_t half) {
     int64_t r = mt * 2 + half;
     Value negBase = arith::NegFOp::create(b, bases[r]);
-    Value sum = zero;
+    Value sum = spec.leanSteps ? Value() : zero;
     for (int64_t j = 0; j < colBlocks; ++j) {
       for (int64_t e = 0; e < 2; ++e) {
         Value &score = scores[scoreIndex(mt, half, j, e)];
@@ -196,11 +232,15 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
             factor ? Value(math::FmaOp::create(b, score, factor, negBase))
                    : Value(arith::AddFOp::create(b, score, negBase));
         score = math::Exp2Op::create(b, exponent);
-        sum = arith::AddFOp::create(b, sum, score);
+        sum = sum ? Value(arith::AddFOp::create(b, sum, score)) : score;
       }
     }
-    state.rowSum[r] = arith::AddFOp::create(
-        b, arith::MulFOp::create(b, state.rowSum[r], alphas[r]), sum);
+    // l' = alpha l + sum (alpha l formed in the branch, or here).
+    Value scaledSum =
+        alphaInBranch
+            ? state.rowSum[r]
+            : Value(arith::MulFOp::create(b, state.rowSum[r], alphas[r]));
+    state.rowSum[r] = arith::AddFOp::create(b, scaledSum, sum);
   };
   // Lazy: every row's statistics, the branch, then P (fewer registers live
   // across the branch). Else row by row, then O *= alpha.
@@ -211,7 +251,7 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
         rowExponentials(mt, half);
     }
   }
-  rescaleAccumulators(alphas, anyGrows, state);
+  rescaleAccumulators(makeAlphas, anyGrows, state);
   if (spec.lazyRescale)
     for (int64_t mt = 0; mt < rowTiles; ++mt)
       for (int64_t half = 0; half < 2; ++half)
