@@ -202,14 +202,14 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
           arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, newMax, negInf);
       base = arith::SelectOp::create(b, noKey, zero, newMax);
     }
-    if (grow)
-      anyGrows =
-          anyGrows ? Value(arith::OrIOp::create(b, anyGrows, grow)) : grow;
-    state.rowMax[r] = newMax;
     grows[r] = grow;
     bases[r] = base;
     if (!alphaInBranch)
       alphas.push_back(makeAlpha(r));
+    if (grow)
+      anyGrows =
+          anyGrows ? Value(arith::OrIOp::create(b, anyGrows, grow)) : grow;
+    state.rowMax[r] = newMax;
   };
   auto makeAlphas = [&]() {
     if (!alphaInBranch)
