@@ -83,9 +83,10 @@ struct ForwardKernelSpec {
   /// of a masked tile compared in wrapped i32 (BandCellTest), copy sources
   /// affine in the tile's first row (TileCopy::affineSource), and alpha and
   /// l's rescale formed in the lazy branch only. For one row tile a warp,
-  /// mma width <= 64 and ptxas's own register budget (no minBlocksPerSm):
-  /// elsewhere the kernels sit at their register budget and spilled 4 to 16
-  /// bytes with them (d 64 THD causal at 168 registers, d 80 and d 128).
+  /// mma width <= 64, key tiles of at most 32 and ptxas's own register
+  /// budget (no minBlocksPerSm): elsewhere the kernels sit at their register
+  /// budget and spilled 4 to 16 bytes with them (d 64 THD causal at 168
+  /// registers, d 80 and d 128, gpt-oss's band at 128 x 64 with 8 warps).
   bool leanSteps = false;
 
   int64_t threads() const { return warps * sm80::kWarpSize; }

@@ -76,7 +76,7 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
         1, sm80::kRegistersPerSm /
                (spec.threads() * ForwardKernelSpec::kMaxRegistersSmallHeadDim));
   spec.leanSteps = spec.rowTilesPerWarp() == 1 && spec.mmaHeadDim <= 64 &&
-                   !spec.minBlocksPerSm;
+                   spec.tiles.kv <= 32 && !spec.minBlocksPerSm;
   spec.scale = op.getScaleOrDefault();
   spec.softcap = op.getFiniteSoftcap();
   spec.sinks = bool(op.getSinks());
