@@ -24,11 +24,12 @@
 // which the backward prefers; the forward keeps index compares (measured on
 // an H200: i32 cost it 6 registers and 2-3% of its time, the backward
 // gained), except with `wrap`: the values are truncated to i32, not
-// saturated, which is exact where every tested value lies within a tile of
-// [0, L + R] (a tile the band crosses, of a band whose L + R < 2^19 or
-// that has one edge) and costs no clamps. The lean forward
-// (ForwardKernelSpec::leanSteps) tests its band-masked tiles so. Query rows past Sq are not tested: the forward never stores them
-// and the backward gives them P = 0 through their row statistics.
+// saturated, which costs no clamps and is exact where every tested value
+// lies within a tile of [0, L + R]: the one-compare band test (both edges,
+// L + R < 2^19) of a tile the band crosses, without the key test. The lean
+// forward (ForwardKernelSpec::leanSteps) tests its band-masked tiles so.
+// Query rows past Sq are not tested: the forward never stores them and the
+// backward gives them P = 0 through their row statistics.
 //
 //===----------------------------------------------------------------------===//
 

@@ -87,6 +87,8 @@ struct ForwardKernelSpec {
   /// budget (no minBlocksPerSm): elsewhere the kernels sit at their register
   /// budget and spilled 4 to 16 bytes with them (d 64 THD causal at 168
   /// registers, d 80 and d 128, gpt-oss's band at 128 x 64 with 8 warps).
+  /// At mma width <= 64 no pin means a narrow band (both edges, at most 512
+  /// keys wide), whose one-compare band test the wrapped room needs.
   bool leanSteps = false;
 
   int64_t threads() const { return warps * sm80::kWarpSize; }

@@ -28,6 +28,8 @@ BandCellTest::BandCellTest(KernelArith &arith, const Band &band,
     width = *band.left + *band.right;
   else if (band.right)
     rightRoom = saturate(arith.sub(arith.idx(*band.right), diff));
+  assert((!wrap || (width && !seqKv)) &&
+         "a wrapped room needs the one-compare band test and no key test");
 }
 
 Value BandCellTest::constant(int64_t value) {

@@ -49,6 +49,23 @@ Value mlir::sdpa::createSharedView(KernelArith &arith, Value dynShared,
   return memref::ViewOp::create(b, type, dynShared, at, ValueRange{});
 }
 
+/// The cp.async of one 16-byte chunk: `srcElems` (8 or 0, a zero fill)
+/// elements from element `src` of copy.global into (row, col) of the
+/// shared tile.
+static Value issueChunkCopy(KernelArith &arith, const TileCopy &copy,
+                            Value row, Value col, Value src, Value srcElems) {
+  ImplicitLocOpBuilder &b = arith.b;
+  SmallVector<Value> dst(copy.smemLead);
+  dst.push_back(row);
+  dst.push_back(col);
+  UnitAttr bypassL1 =
+      copy.cache == CopyCache::L2Only ? b.getUnitAttr() : UnitAttr();
+  return nvgpu::DeviceAsyncCopyOp::create(
+      b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), copy.smem, dst,
+      copy.global, ValueRange{src}, b.getIndexAttr(sm80::kAsyncCopyElems),
+      srcElems, bypassL1);
+}
+
 /// The copy of chunk `colChunk` of tile row `row`: 16 bytes from global
 /// memory, or a zero fill past `limit`, when disabled or (with
 /// `paddingTest`) at or past `globalChunks`.
@@ -80,15 +97,7 @@ static Value copyChunkAsync(KernelArith &arith, const TileCopy &copy,
   Value src = arith.add(copy.base, inSlice);
   if (copy.guardEmptySlice)
     src = arith.select(valid, src, zero);
-  SmallVector<Value> dst(copy.smemLead);
-  dst.push_back(row);
-  dst.push_back(col);
-  UnitAttr bypassL1 =
-      copy.cache == CopyCache::L2Only ? b.getUnitAttr() : UnitAttr();
-  return nvgpu::DeviceAsyncCopyOp::create(
-      b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), copy.smem, dst,
-      copy.global, ValueRange{src}, b.getIndexAttr(sm80::kAsyncCopyElems),
-      srcElems, bypassL1);
+  return issueChunkCopy(arith, copy, row, col, src, srcElems);
 }
 
 /// Emits `emitCopy` under `index < bound`: a thread of a copy's last, partial
@@ -174,8 +183,6 @@ static void copyWholeRowsAsync(KernelArith &arith, const TileCopy &copy,
   Value fallback =
       copy.guardEmptySlice ? zero : arith.add(copy.base, col);
   Value rowsLeft = arith.sub(copy.limit, copy.row0);
-  UnitAttr bypassL1 =
-      copy.cache == CopyCache::L2Only ? b.getUnitAttr() : UnitAttr();
   for (int64_t r0 = 0; r0 < copy.tileRows; r0 += rowsPerRound) {
     Value row = arith.add(threadRow, arith.idx(r0));
     auto emitCopy = [&] {
@@ -187,13 +194,7 @@ static void copyWholeRowsAsync(KernelArith &arith, const TileCopy &copy,
       Value src = arith.add(
           arith.add(copy.base, arith.mul(globalRow, copy.strideS)), col);
       Value at = arith.select(valid, src, fallback);
-      SmallVector<Value> dst(copy.smemLead);
-      dst.push_back(row);
-      dst.push_back(col);
-      return nvgpu::DeviceAsyncCopyOp::create(
-          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), copy.smem, dst,
-          copy.global, ValueRange{at}, b.getIndexAttr(sm80::kAsyncCopyElems),
-          srcElems, bypassL1);
+      return issueChunkCopy(arith, copy, row, col, at, srcElems);
     };
     // The last round may cover fewer rows than it has threads.
     if (r0 + rowsPerRound > copy.tileRows)

@@ -74,7 +74,8 @@ void ForwardKernelBuilder::capAndMask(Scores &scores, Value k0, TileMask mask) {
   Value threadQuery = add(add(q0, warpRow0), fragRow);
   BandCellTest band(*this, spec.band, threadQuery, threadKey, delta,
                     mask == TileMask::BandAndKeys ? seqKv : Value(),
-                    /*narrow=*/false, /*wrap=*/spec.leanSteps && mask == TileMask::Band);
+                    /*narrow=*/false,
+                    /*wrap=*/spec.leanSteps && mask == TileMask::Band);
   Value negInf = f32(-std::numeric_limits<double>::infinity());
   int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
   for (int64_t mt = 0; mt < spec.rowTilesPerWarp(); ++mt) {
