@@ -258,8 +258,15 @@ bool PtxParser::decodeOp(Mods &m, std::vector<Operand> &ops, Inst &in) {
     }
     in.op = Op::Mov;
     in.ty = ty;
-    if (ty == Ty::Pred)
+    if (ty == Ty::Pred) {
+      // A literal source is a constant predicate (LLVM's NVPTX writes
+      // `mov.pred %p, -1` for true): any nonzero value is true.
+      if (ops[1].kind == Operand::Int) {
+        in.o[1] = constant(ops[1].value != 0 ? 1 : 0);
+        return pred(ops[0], in.o[0]);
+      }
       return pred(ops[0], in.o[0]) && pred(ops[1], in.o[1]);
+    }
     if (ty == Ty::F16 || ty == Ty::BF16)
       return unsupported();
     return dst(ops[0], ty, in.o[0]) && src(ops[1], ty, in.o[1]);

@@ -291,6 +291,25 @@ $L__loop:
   EXPECT_EQ(r[18], 15u);
 }
 
+// LLVM's NVPTX writes a constant predicate as a literal: `mov.pred %p, -1`.
+TEST(Instruction, MovPredicateLiteral) {
+  std::vector<uint64_t> r = runScalar(R"(
+	mov.pred %p1, -1;
+	mov.pred %p2, 0;
+	mov.pred %p3, %p1;
+	selp.b32 %r1, 1, 2, %p1;
+	st.global.b32 [%rd1], %r1;
+	selp.b32 %r1, 1, 2, %p2;
+	st.global.b32 [%rd1+8], %r1;
+	selp.b32 %r1, 1, 2, %p3;
+	st.global.b32 [%rd1+16], %r1;
+)",
+                                      3);
+  EXPECT_EQ(r[0], 1u);
+  EXPECT_EQ(r[1], 2u);
+  EXPECT_EQ(r[2], 1u);
+}
+
 TEST(Instruction, SetpPairAndCombine) {
   std::vector<uint64_t> r = runScalar(R"(
 	mov.u32 %r1, 3;

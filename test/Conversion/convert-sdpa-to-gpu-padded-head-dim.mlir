@@ -12,8 +12,10 @@
 // CHECK: head_dim 40\0Atile_q 64\0Atile_kv 32
 // CHECK-LABEL: gpu.func @sdpa_fwd_0
 // CHECK: memref<64x56xf16, #gpu.address_space<workgroup>>
-// CHECK: memref<2x32x56xf16, #gpu.address_space<workgroup>>
-// CHECK: memref<2x32x56xf16, #gpu.address_space<workgroup>>
+/// K and V in 4 stages: the warp windows of the band (docs/Semantics.md
+/// §3.9) read 3 key tiles a step and copy a fourth.
+// CHECK: memref<4x32x56xf16, #gpu.address_space<workgroup>>
+// CHECK: memref<4x32x56xf16, #gpu.address_space<workgroup>>
 /// The Q tile: the segment of 4, two copies, no padding test.
 // CHECK: arith.remui %thread_id_x, %c4{{.*}} : index
 // CHECK: arith.divui %thread_id_x, %c4{{.*}} : index

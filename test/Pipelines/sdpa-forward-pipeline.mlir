@@ -13,8 +13,9 @@
 /// file second, then the kernel and its 23 parameters in order. The tiles
 /// are the default tile rule's for a band of 128 keys (<= 512) at d 64:
 /// 64 x 32 with 4 warps (128 threads); shared memory holds Q (64 rows) and
-/// two stages of K and V (32 rows each) of 64 + 8 padded bf16 columns:
-/// (64 + 2 * 2 * 32) * 72 * 2 = 27648 bytes.
+/// four stages of K and V (32 rows each: the warp windows of this band
+/// read 3 key tiles a step, docs/Semantics.md §3.9) of 64 + 8 padded bf16
+/// columns: (64 + 2 * 4 * 32) * 72 * 2 = 46080 bytes.
 // MANIFEST: sdpa-artifact 1
 // MANIFEST-NEXT: ptx gptoss.ptx
 // MANIFEST-NEXT: direction forward
@@ -27,7 +28,7 @@
 // MANIFEST-NEXT: varlen 0
 // MANIFEST-NEXT: kernel sdpa_fwd_0 forward
 // MANIFEST-NEXT: block 128 1 1
-// MANIFEST-NEXT: shared_bytes 27648
+// MANIFEST-NEXT: shared_bytes 46080
 // MANIFEST-NEXT: grid q_tiles heads_q batch
 // MANIFEST-NEXT: param q ptr
 // MANIFEST-NEXT: param k ptr

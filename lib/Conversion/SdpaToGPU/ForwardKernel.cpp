@@ -5,7 +5,8 @@
 // carves the 16-byte aligned shared buffers out of dynamic shared memory,
 // emits the schedule's bounds (SdpaDialect/Utils/ScheduleBounds.h), and runs the
 // key tiles in four loops: masked edge, unmasked interior, masked edge, and
-// the tile holding Skv (masked, with the key-length test).
+// the tile holding Skv (masked, with the key-length test); or, with
+// ForwardKernelSpec::warpWindows, each warp's own windows (WarpWindows.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -187,6 +188,10 @@ int64_t ForwardKernelBuilder::pendingKvGroups() const {
 
 void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
                                       SoftmaxState &state) {
+  if (spec.warpWindows) {
+    emitWindowStep(u, mask, state);
+    return;
+  }
   Value stages = idx(spec.stages);
   Value stage = arith::RemUIOp::create(b, u, stages);
   Value next = add(u, idx(spec.stages - 1));
@@ -198,7 +203,8 @@ void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
   waitGroups(pendingKvGroups());
   gpu::BarrierOp::create(b);
   copyKvTileAsync(k, kBase, kStrideS, next, kSmem, nextStage);
-  Scores scores = computeScores(stage);
+  KeyBlocks keys = tileBlocks(stage);
+  Scores scores = computeScores(keys);
   capAndMask(scores, mul(u, idx(spec.tiles.kv)), mask);
   SmallVector<Value> pFrags =
       updateSoftmax(scores, state, /*everyRowSeesAKey=*/mask == TileMask::None);
@@ -207,7 +213,7 @@ void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
   waitGroups(pendingKvGroups());
   gpu::BarrierOp::create(b);
   copyKvTileAsync(v, vBase, vStrideS, next, vSmem, nextStage);
-  accumulateValues(pFrags, stage, state);
+  accumulateValues(pFrags, keys, state);
 }
 
 Value ForwardKernelBuilder::emitTileLoop(Value lo, Value hi, TileMask mask,
@@ -234,6 +240,13 @@ Value ForwardKernelBuilder::emitTileLoop(Value lo, Value hi, TileMask mask,
 
 void ForwardKernelBuilder::build(gpu::GPUFuncOp func) {
   emitSetup(func);
+  if (spec.warpWindows) {
+    SoftmaxState state = emitWindowWalk();
+    waitGroups(0);
+    emitEpilogue(state);
+    gpu::ReturnOp::create(b);
+    return;
+  }
 
   // Prologue: Q and K(kv_begin) in one group, V(kv_begin) in the next,
   // then K and V of the next stages - 2 tiles, a group each.

@@ -5,7 +5,8 @@
 // Fragments.cpp (ldmatrix loads), MmaTiles.cpp (mma.sync tile products),
 // OnlineSoftmax.cpp (mask, running max and sum, rescale), Epilogue.cpp
 // (normalize and store O and LSE), PackedSequences.cpp (per-sequence extents
-// of THD), ForwardKernel.cpp (setup and tile loops).
+// of THD), WarpWindows.cpp (the key walk of ForwardKernelSpec::warpWindows),
+// ForwardKernel.cpp (setup and tile loops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,14 @@ struct SoftmaxState {
 /// length (the tile holding Skv).
 enum class TileMask { None, Band, BandAndKeys };
 
+/// Where the 16-key blocks of a step's keys lie in the K and V stages: block
+/// kc at row row[kc] of stage stage[kc]. A key tile is one stage at rows
+/// 0, 16, ...; a warp window (ForwardKernelSpec::warpWindows) may start
+/// half-way into one stage and end in the next.
+struct KeyBlocks {
+  SmallVector<Value> stage, row;
+};
+
 /// Scores of one key tile for one thread: scalars f32 indexed
 /// [rowTile][half][colBlock][elem] (see ForwardKernelBuilder::scoreIndex).
 using Scores = SmallVector<Value>;
@@ -60,6 +69,19 @@ private:
   /// K(u + stages - 1)) and the 2 (stages - 2) groups after it.
   int64_t pendingKvGroups() const;
   SoftmaxState initialState();
+
+  //===--- WarpWindows.cpp ------------------------------------------------===//
+  /// The prologue and key walk of spec.warpWindows: returns the state after
+  /// the last window.
+  SoftmaxState emitWindowWalk();
+  /// Copies K and V of tile `i` of the walk (global tile windowTile0 + i)
+  /// into stage i mod stages.
+  void copyWindowTile(Value i);
+  /// The copy groups a window step's wait leaves in flight: the tiles past
+  /// the step's span.
+  int64_t pendingWindowGroups() const;
+  /// Window `j` of this warp, masked as `mask` says.
+  void emitWindowStep(Value j, TileMask mask, SoftmaxState &state);
 
   //===--- PackedSequences.cpp --------------------------------------------===//
   /// Reads sequence `sequence`'s extents off the cumulative offsets
@@ -92,22 +114,26 @@ private:
   /// Q A-fragments [rowTile][k16 block], loaded once (resident Q only).
   SmallVector<Value> loadQueryFragments();
   /// K B-fragments of key block j (8 keys) for the k16 blocks 2*kk2, 2*kk2+1.
-  std::pair<Value, Value> loadKeyFragmentPair(Value stage, int64_t j,
-                                              int64_t kk2);
+  std::pair<Value, Value> loadKeyFragmentPair(const KeyBlocks &keys,
+                                              int64_t j, int64_t kk2);
+  /// The stage and first row of 8-key block `j` of `keys`.
+  std::pair<Value, Value> keyBlockRow(const KeyBlocks &keys, int64_t j);
   /// The K B-fragment of key block j (8 keys) for the k16 block kk alone.
-  Value loadKeyFragment(Value stage, int64_t j, int64_t kk);
+  Value loadKeyFragment(const KeyBlocks &keys, int64_t j, int64_t kk);
   /// V B-fragments (transposed load) of key block kc (16 keys) for the
   /// head_dim blocks 2*dn2, 2*dn2+1.
-  std::pair<Value, Value> loadValueFragmentPair(Value stage, int64_t kc,
-                                                int64_t dn2);
+  std::pair<Value, Value> loadValueFragmentPair(const KeyBlocks &keys,
+                                                int64_t kc, int64_t dn2);
 
   //===--- MmaTiles.cpp ---------------------------------------------------===//
   /// One m16n8k16 product with f32 accumulation.
   Value mma(Value a, Value bFrag, Value c);
-  /// S = Q K^T for the key tile in `stage`, as scalars.
-  Scores computeScores(Value stage);
-  /// acc += P V for the key tile in `stage`.
-  void accumulateValues(ArrayRef<Value> pFrags, Value stage,
+  /// The 16-key blocks of the key tile in `stage`.
+  KeyBlocks tileBlocks(Value stage);
+  /// S = Q K^T for the keys `keys` locates, as scalars.
+  Scores computeScores(const KeyBlocks &keys);
+  /// acc += P V for the keys `keys` locates.
+  void accumulateValues(ArrayRef<Value> pFrags, const KeyBlocks &keys,
                         SoftmaxState &state);
 
   //===--- OnlineSoftmax.cpp ----------------------------------------------===//
@@ -147,6 +173,10 @@ private:
   Value fragRow, fragCol; // lane / 4 and 2 * (lane % 4)
   Value qSmem, kSmem, vSmem;
   Value kvBegin, kvEnd, interiorBegin, interiorEnd;
+  // spec.warpWindows: this warp's first window key, the walk's first global
+  // tile, and per 16-key block of a window its tile (at step 0) and row.
+  Value windowStart, windowTile0;
+  SmallVector<Value> windowFirstTile, windowRow;
   Value sinkLogit, sinkLog2; // sinks[head] and times log2(e) (spec.sinks)
   Value asyncGroup; // a group token for the waits (their count is what counts)
   SmallVector<Value> qFrags;

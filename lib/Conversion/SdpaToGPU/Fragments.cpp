@@ -41,33 +41,53 @@ SmallVector<Value> ForwardKernelBuilder::loadQueryFragments() {
   return frags;
 }
 
+KeyBlocks ForwardKernelBuilder::tileBlocks(Value stage) {
+  KeyBlocks keys;
+  for (int64_t kc = 0; kc < spec.tiles.kv / sm80::kMmaK; ++kc) {
+    keys.stage.push_back(stage);
+    keys.row.push_back(idx(kc * sm80::kMmaK));
+  }
+  return keys;
+}
+
+/// The stage and first row of 8-key block `j` of `keys`.
+std::pair<Value, Value> ForwardKernelBuilder::keyBlockRow(const KeyBlocks &keys,
+                                                          int64_t j) {
+  int64_t kc = j * sm80::kMmaN / sm80::kMmaK;
+  int64_t inBlock = j * sm80::kMmaN % sm80::kMmaK;
+  Value row = keys.row[kc];
+  if (inBlock)
+    row = add(row, idx(inBlock));
+  return {keys.stage[kc], row};
+}
+
 std::pair<Value, Value>
-ForwardKernelBuilder::loadKeyFragmentPair(Value stage, int64_t j,
+ForwardKernelBuilder::loadKeyFragmentPair(const KeyBlocks &keys, int64_t j,
                                           int64_t kk2) {
   LdMatrixShape shape = LdMatrixShape::bPair();
   LdMatrixLaneOffset offset = emitLdMatrixLaneOffset(b, shape, lane);
-  Value row = idx(j * sm80::kMmaN);
+  auto [stage, row] = keyBlockRow(keys, j);
   Value col = idx(kk2 * 2 * sm80::kMmaK);
   return splitLdMatrixPair(
       b, shape, createLdMatrix(b, shape, kSmem, stage, row, col, offset));
 }
 
-Value ForwardKernelBuilder::loadKeyFragment(Value stage, int64_t j,
+Value ForwardKernelBuilder::loadKeyFragment(const KeyBlocks &keys, int64_t j,
                                             int64_t kk) {
   LdMatrixShape shape = LdMatrixShape::b();
   LdMatrixLaneOffset offset = emitLdMatrixLaneOffset(b, shape, lane);
-  Value row = idx(j * sm80::kMmaN);
+  auto [stage, row] = keyBlockRow(keys, j);
   Value col = idx(kk * sm80::kMmaK);
   return createLdMatrix(b, shape, kSmem, stage, row, col, offset);
 }
 
 std::pair<Value, Value>
-ForwardKernelBuilder::loadValueFragmentPair(Value stage, int64_t kc,
+ForwardKernelBuilder::loadValueFragmentPair(const KeyBlocks &keys, int64_t kc,
                                             int64_t dn2) {
   LdMatrixShape shape = LdMatrixShape::bTransposedPair();
   LdMatrixLaneOffset offset = emitLdMatrixLaneOffset(b, shape, lane);
-  Value row = idx(kc * sm80::kMmaK);
   Value col = idx(dn2 * 2 * sm80::kMmaN);
-  return splitLdMatrixPair(
-      b, shape, createLdMatrix(b, shape, vSmem, stage, row, col, offset));
+  return splitLdMatrixPair(b, shape,
+                           createLdMatrix(b, shape, vSmem, keys.stage[kc],
+                                          keys.row[kc], col, offset));
 }

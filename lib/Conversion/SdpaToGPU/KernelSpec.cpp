@@ -81,5 +81,23 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   spec.softcap = op.getFiniteSoftcap();
   spec.sinks = bool(op.getSinks());
   spec.schedule = getKernelSchedule(op, spec.tiles);
+  // Measured where it pays (gpt-oss's band); elsewhere it cost registers:
+  // bottom-right (a run-time rho) took the sinks kernel to 134 registers
+  // for sm_90 and 3 blocks an SM (10% slower), a right edge of 127 spilled
+  // 4 bytes for sm_90 and a window of 32 keys 24 bytes for sm_80.
+  spec.warpWindows = spec.leanSteps && spec.warps > 1 && spec.stages == 2 &&
+                     !spec.packedSequences &&
+                     spec.band.align == Alignment::TopLeft &&
+                     spec.band.left && spec.band.right == 0 &&
+                     *spec.band.left + 1 >= 4 * spec.tiles.kv &&
+                     isNarrowBand(getBandWidth(spec.band,
+                                               /*seqKv=*/std::nullopt));
+  if (spec.warpWindows) {
+    spec.stages = windowSpanTiles(spec.windowShape()) + 1;
+    if (spec.sharedBytes() > sm80::kMaxSharedBytes) {
+      spec.warpWindows = false;
+      spec.stages = options.stages;
+    }
+  }
   return spec;
 }

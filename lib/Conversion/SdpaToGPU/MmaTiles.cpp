@@ -22,7 +22,7 @@ Value ForwardKernelBuilder::mma(Value a, Value bFrag, Value c) {
   return createMmaSyncM16N8K16(b, a, bFrag, c, spec.isBF16());
 }
 
-Scores ForwardKernelBuilder::computeScores(Value stage) {
+Scores ForwardKernelBuilder::computeScores(const KeyBlocks &keys) {
   int64_t rowTiles = spec.rowTilesPerWarp();
   int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
   int64_t kBlocks = spec.mmaHeadDim / sm80::kMmaK;
@@ -49,7 +49,7 @@ Scores ForwardKernelBuilder::computeScores(Value stage) {
     SmallVector<Value> a0 = queryFragments(2 * kk2);
     SmallVector<Value> a1 = queryFragments(2 * kk2 + 1);
     for (int64_t j = 0; j < colBlocks; ++j) {
-      auto [b0, b1] = loadKeyFragmentPair(stage, j, kk2);
+      auto [b0, b1] = loadKeyFragmentPair(keys, j, kk2);
       for (int64_t mt = 0; mt < rowTiles; ++mt) {
         Value &acc = accs[mt * colBlocks + j];
         acc = mma(a0[mt], b0, acc);
@@ -62,7 +62,7 @@ Scores ForwardKernelBuilder::computeScores(Value stage) {
   if (kBlocks % 2 != 0) {
     SmallVector<Value> a = queryFragments(kBlocks - 1);
     for (int64_t j = 0; j < colBlocks; ++j) {
-      Value bLast = loadKeyFragment(stage, j, kBlocks - 1);
+      Value bLast = loadKeyFragment(keys, j, kBlocks - 1);
       for (int64_t mt = 0; mt < rowTiles; ++mt) {
         Value &acc = accs[mt * colBlocks + j];
         acc = mma(a[mt], bLast, acc);
@@ -81,14 +81,14 @@ Scores ForwardKernelBuilder::computeScores(Value stage) {
 }
 
 void ForwardKernelBuilder::accumulateValues(ArrayRef<Value> pFrags,
-                                            Value stage,
+                                            const KeyBlocks &keys,
                                             SoftmaxState &state) {
   int64_t rowTiles = spec.rowTilesPerWarp();
   int64_t keyBlocks = spec.tiles.kv / sm80::kMmaK;
   int64_t dimBlocks = spec.mmaHeadDim / sm80::kMmaN;
   for (int64_t kc = 0; kc < keyBlocks; ++kc) {
     for (int64_t dn2 = 0; dn2 < dimBlocks / 2; ++dn2) {
-      auto [b0, b1] = loadValueFragmentPair(stage, kc, dn2);
+      auto [b0, b1] = loadValueFragmentPair(keys, kc, dn2);
       for (int64_t mt = 0; mt < rowTiles; ++mt) {
         Value p = pFrags[mt * keyBlocks + kc];
         Value &acc0 = state.acc[mt * dimBlocks + 2 * dn2];

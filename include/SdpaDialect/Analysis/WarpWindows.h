@@ -1,0 +1,99 @@
+//===- WarpWindows.h - The forward's per-warp key windows -------*- C++ -*-===//
+//
+// The walk of ForwardKernelSpec::warpWindows (docs/Semantics.md §3.9),
+// written once over an emitter and instantiated with integers
+// (evaluateWindowWalk: the unit test checks it against the brute-force mask)
+// and with IR (the forward kernel, lib/Conversion/SdpaToGPU/WarpWindows.cpp).
+//
+// A program of `warps` warps of `rows` query rows each, its first row q0
+// (a multiple of 16), in a band with both edges bounded (L, Rt) and
+// diagonal offset delta, gives warp w the rows [R, R + rows), R = q0 + rows
+// w, which see keys [R + delta - L, R + rows - 1 + delta + Rt]. Each warp
+// walks `windows` windows of Tk keys, window j of warp w holding keys
+// [start_w + Tk j, start_w + Tk (j + 1)):
+//
+//   rho      = (delta - L) mod 16                      (0 <= rho < 16)
+//   start_w  = q0 + delta - L - rho + rows w           (a multiple of 16)
+//   windows  = ceil((rows + L + Rt + rho) / Tk)
+//   interior = [ceil((rows - 1 + rho) / Tk),
+//               min(max(floor((L + Rt + rho + 1) / Tk), first), windows))
+//
+// windows and the interior do not depend on w, so the warps step together.
+// The windows of warp w hold every key its rows see; a window of the
+// interior is seen whole by every row of the warp. A program is clipped when
+// some window reaches before key 0 or past Skv:
+//
+//   clipped  = start_0 < 0  or  start_{warps-1} + Tk windows > Skv;
+//
+// it then starts each window at max(start_w, 0) (still covering every
+// visible key) and tests every cell against the band and Skv.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_ANALYSIS_WARPWINDOWS_H
+#define SDPADIALECT_ANALYSIS_WARPWINDOWS_H
+
+#include "SdpaDialect/Analysis/Band.h"
+
+#include <cstdint>
+
+namespace mlir::sdpa {
+
+/// The program-wide quantities of the walk, of any value type.
+template <typename V> struct WindowWalk {
+  V rho;           // (delta - L) mod 16
+  V start0;        // first key of warp 0's first window, unclamped
+  V windows;       // windows a warp walks
+  V interiorBegin; // the windows every row of a warp sees whole:
+  V interiorEnd;   //   [interiorBegin, interiorEnd)
+  V clipped;       // 1 (true) when some window leaves [0, Skv)
+};
+
+/// The shape of a walk: warps of `rows` rows, windows of `tileKv` keys.
+struct WindowShape {
+  int64_t rows, warps, tileKv;
+};
+
+/// Key tiles one step of the walk reads: the windows of a step lie rows
+/// (warps - 1) keys apart and start a multiple of 16 keys into a tile.
+inline int64_t windowSpanTiles(WindowShape shape) {
+  int64_t reach = (shape.tileKv - 16) + shape.rows * (shape.warps - 1) +
+                  shape.tileKv;
+  return (reach + shape.tileKv - 1) / shape.tileKv;
+}
+
+namespace window_rules {
+
+/// The walk of the program whose first row is `q0`, over an emitter `e`
+/// with idx(c), add, sub, divu (non-negative operands), mod16 (the
+/// non-negative remainder), minu, maxu, slt, sgt and orI. `band` must have
+/// both edges bounded.
+template <typename E, typename V>
+WindowWalk<V> walk(E &e, const Band &band, WindowShape shape, V q0, V delta,
+                   V seqKv) {
+  int64_t left = *band.left, right = *band.right, tk = shape.tileKv;
+  WindowWalk<V> w;
+  w.rho = e.mod16(e.sub(delta, e.idx(left)));
+  w.start0 = e.sub(e.sub(e.add(q0, delta), e.idx(left)), w.rho);
+  w.windows =
+      e.divu(e.add(w.rho, e.idx(shape.rows + left + right + tk - 1)), e.idx(tk));
+  w.interiorBegin =
+      e.divu(e.add(w.rho, e.idx(shape.rows - 1 + tk - 1)), e.idx(tk));
+  V last = e.divu(e.add(w.rho, e.idx(left + right + 1)), e.idx(tk));
+  w.interiorEnd = e.minu(e.maxu(last, w.interiorBegin), w.windows);
+  V startLast = e.add(w.start0, e.idx(shape.rows * (shape.warps - 1)));
+  V end = e.add(startLast, e.mul(w.windows, e.idx(tk)));
+  w.clipped = e.orI(e.slt(w.start0, e.idx(0)), e.sgt(end, seqKv));
+  return w;
+}
+
+} // namespace window_rules
+
+/// The walk over integers (the reference of the unit tests).
+WindowWalk<int64_t> evaluateWindowWalk(const Band &band, WindowShape shape,
+                                       int64_t q0, int64_t seqQ,
+                                       int64_t seqKv);
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_ANALYSIS_WARPWINDOWS_H

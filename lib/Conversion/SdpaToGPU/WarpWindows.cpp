@@ -1,0 +1,141 @@
+//===- WarpWindows.cpp - The forward's key walk in per-warp windows -------===//
+//
+// ForwardKernelSpec::warpWindows (docs/Semantics.md §3.9): the walk's
+// program-wide values come from window_rules::walk (Analysis/WarpWindows.h,
+// checked there against the brute-force mask); here they become IR, and
+// the walk its loops. The key tiles of the program are the global tiles of
+// Tk keys from tile0 = floor(max(start_0, 0) / Tk); step j reads tiles
+// j .. j + span - 1 of them from a ring of `stages` (at least span + 1),
+// while tiles up to j + stages - 1 are copied. Tiles at or past the
+// program's kv_end hold no key its rows see and are zero-filled (their
+// cells are masked). An unclipped program masks its edge windows with the
+// band test alone; a clipped one starts its windows at key 0 at the
+// earliest and masks every window with the band and key tests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ForwardKernel.h"
+#include "SdpaDialect/Analysis/WarpWindows.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::sdpa;
+using namespace mlir::sdpa::detail;
+
+namespace {
+
+/// window_rules' emitter over `index` IR (i1 for the tests).
+struct WindowEmitter {
+  KernelArith &a;
+  ImplicitLocOpBuilder &b;
+  Value idx(int64_t c) { return a.idx(c); }
+  Value add(Value x, Value y) { return a.add(x, y); }
+  Value sub(Value x, Value y) { return a.sub(x, y); }
+  Value mul(Value x, Value y) { return a.mul(x, y); }
+  Value divu(Value x, Value y) { return a.divu(x, y); }
+  Value mod16(Value x) {
+    MLIRContext *ctx = b.getContext();
+    AffineMap map = AffineMap::get(1, 0, getAffineDimExpr(0, ctx) % 16);
+    return affine::AffineApplyOp::create(b, map, ValueRange{x});
+  }
+  Value minu(Value x, Value y) { return arith::MinUIOp::create(b, x, y); }
+  Value maxu(Value x, Value y) { return arith::MaxUIOp::create(b, x, y); }
+  Value slt(Value x, Value y) {
+    return a.cmp(arith::CmpIPredicate::slt, x, y);
+  }
+  Value sgt(Value x, Value y) {
+    return a.cmp(arith::CmpIPredicate::sgt, x, y);
+  }
+  Value orI(Value x, Value y) { return arith::OrIOp::create(b, x, y); }
+};
+
+} // namespace
+
+SoftmaxState ForwardKernelBuilder::emitWindowWalk() {
+  int64_t tk = spec.tiles.kv;
+  int64_t ahead = spec.stages - 1;
+  WindowEmitter e{*this, b};
+  WindowWalk<Value> walk = window_rules::walk<WindowEmitter, Value>(
+      e, spec.band, spec.windowShape(), q0, delta, seqKv);
+  Value zero = idx(0);
+  Value start = add(walk.start0, warpRow0);
+
+  // Starts clamped to key 0; tile0 and this warp's offset into the ring.
+  windowStart = arith::MaxSIOp::create(b, start, zero);
+  Value start0Clamped = arith::MaxSIOp::create(b, walk.start0, zero);
+  windowTile0 = divu(start0Clamped, idx(tk));
+  Value offset = sub(windowStart, mul(windowTile0, idx(tk)));
+  windowFirstTile.clear();
+  windowRow.clear();
+  for (int64_t kc = 0; kc < tk / sm80::kMmaK; ++kc) {
+    Value local = add(offset, idx(kc * sm80::kMmaK));
+    windowFirstTile.push_back(divu(local, idx(tk)));
+    windowRow.push_back(remu(local, idx(tk)));
+  }
+
+  // Prologue: Q and the first stages - 1 tiles; step 0 reads the first
+  // span of them.
+  copyTileAsync(q, qBase, qStrideS, q0, seqQ, /*enabled=*/Value(), qSmem, {},
+                spec.tiles.q);
+  for (int64_t i = 0; i < ahead; ++i)
+    copyWindowTile(idx(i));
+  waitGroups(pendingWindowGroups());
+  gpu::BarrierOp::create(b);
+  if (spec.queryFragmentsResident)
+    qFrags = loadQueryFragments();
+
+  SoftmaxState state = initialState();
+  int64_t rowValues = state.rowMax.size(), accs = state.acc.size();
+  scf::IfOp paths = scf::IfOp::create(
+      b, ValueRange(state.flatten()).getTypes(), walk.clipped,
+      /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&paths.getThenRegion().front());
+    SoftmaxState inner = state;
+    emitTileLoop(zero, walk.windows, TileMask::BandAndKeys, inner);
+    scf::YieldOp::create(b, inner.flatten());
+    b.setInsertionPointToStart(&paths.getElseRegion().front());
+    inner = state;
+    emitTileLoop(zero, walk.interiorBegin, TileMask::Band, inner);
+    emitTileLoop(walk.interiorBegin, walk.interiorEnd, TileMask::None, inner);
+    emitTileLoop(walk.interiorEnd, walk.windows, TileMask::Band, inner);
+    scf::YieldOp::create(b, inner.flatten());
+  }
+  return SoftmaxState::unflatten(paths.getResults(), rowValues, accs);
+}
+
+void ForwardKernelBuilder::copyWindowTile(Value i) {
+  Value stage = remu(i, idx(spec.stages));
+  Value u = add(windowTile0, i);
+  copyKvTileAsync(k, kBase, kStrideS, u, kSmem, stage);
+  copyKvTileAsync(v, vBase, vStrideS, u, vSmem, stage);
+}
+
+int64_t ForwardKernelBuilder::pendingWindowGroups() const {
+  return 2 * (spec.stages - 1 - windowSpanTiles(spec.windowShape()));
+}
+
+void ForwardKernelBuilder::emitWindowStep(Value j, TileMask mask,
+                                          SoftmaxState &state) {
+  // Tiles j .. j + span - 1 have landed (K and V a group each; those after
+  // them may be in flight); every warp is past step j - 1, which read tile
+  // j - 1 first, so its stage is free for tile j + stages - 1.
+  waitGroups(pendingWindowGroups());
+  gpu::BarrierOp::create(b);
+  copyWindowTile(add(j, idx(spec.stages - 1)));
+  KeyBlocks keys;
+  for (auto [firstTile, row] : llvm::zip(windowFirstTile, windowRow)) {
+    keys.stage.push_back(remu(add(firstTile, j), idx(spec.stages)));
+    keys.row.push_back(row);
+  }
+  Scores scores = computeScores(keys);
+  capAndMask(scores, add(windowStart, mul(j, idx(spec.tiles.kv))), mask);
+  SmallVector<Value> pFrags =
+      updateSoftmax(scores, state, /*everyRowSeesAKey=*/mask == TileMask::None);
+  accumulateValues(pFrags, keys, state);
+}
