@@ -7,8 +7,6 @@
 
 #include "SdpaDialect/Analysis/WarpWindows.h"
 
-#include <algorithm>
-#include <cassert>
 
 namespace mlir::sdpa {
 namespace {
@@ -18,14 +16,7 @@ struct IntegerEmitter {
   int64_t idx(int64_t c) { return c; }
   int64_t add(int64_t x, int64_t y) { return x + y; }
   int64_t sub(int64_t x, int64_t y) { return x - y; }
-  int64_t mul(int64_t x, int64_t y) { return x * y; }
-  int64_t divu(int64_t x, int64_t y) {
-    assert(x >= 0 && y > 0 && "unsigned division of a negative value");
-    return x / y;
-  }
   int64_t mod16(int64_t x) { return ((x % 16) + 16) % 16; }
-  int64_t minu(int64_t x, int64_t y) { return std::min(x, y); }
-  int64_t maxu(int64_t x, int64_t y) { return std::max(x, y); }
   int64_t slt(int64_t x, int64_t y) { return x < y; }
   int64_t sgt(int64_t x, int64_t y) { return x > y; }
   int64_t orI(int64_t x, int64_t y) { return x || y; }

@@ -14,11 +14,13 @@
 //
 //   rho      = (delta - L) mod 16                      (0 <= rho < 16)
 //   start_w  = q0 + delta - L - rho + rows w           (a multiple of 16)
-//   windows  = ceil((rows + L + Rt + rho) / Tk)
-//   interior = [ceil((rows - 1 + rho) / Tk),
-//               min(max(floor((L + Rt + rho + 1) / Tk), first), windows))
+//   windows  = ceil((rows + L + Rt + rho_max) / Tk)
+//   interior = [ceil((rows - 1 + rho_max) / Tk),
+//               min(max(floor((L + Rt + rho_min + 1) / Tk), first), windows))
 //
-// windows and the interior do not depend on w, so the warps step together.
+// with rho_min = rho_max = rho for top-left (delta = 0) and [0, 15] for
+// bottom-right (rhoRange). windows and the interior are constants, the same
+// for every warp, so the warps step together.
 // The windows of warp w hold every key its rows see; a window of the
 // interior is seen whole by every row of the warp. A program is clipped when
 // some window reaches before key 0 or past Skv:
@@ -35,7 +37,9 @@
 
 #include "SdpaDialect/Analysis/Band.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 
 namespace mlir::sdpa {
 
@@ -62,27 +66,44 @@ inline int64_t windowSpanTiles(WindowShape shape) {
   return (reach + shape.tileKv - 1) / shape.tileKv;
 }
 
+/// The values rho = (delta - L) mod 16 takes: (-L) mod 16 alone for a
+/// top-left band, any of [0, 15] for a bottom-right one.
+inline std::pair<int64_t, int64_t> rhoRange(const Band &band) {
+  if (band.align == Alignment::TopLeft) {
+    int64_t rho = ((-*band.left) % 16 + 16) % 16;
+    return {rho, rho};
+  }
+  return {0, 15};
+}
+
 namespace window_rules {
 
 /// The walk of the program whose first row is `q0`, over an emitter `e`
-/// with idx(c), add, sub, divu (non-negative operands), mod16 (the
-/// non-negative remainder), minu, maxu, slt, sgt and orI. `band` must have
-/// both edges bounded.
+/// with idx(c), add, sub, mod16 (the non-negative remainder), slt, sgt and
+/// orI. `band` must have both edges
+/// bounded.
 template <typename E, typename V>
 WindowWalk<V> walk(E &e, const Band &band, WindowShape shape, V q0, V delta,
                    V seqKv) {
   int64_t left = *band.left, right = *band.right, tk = shape.tileKv;
+  // The counts take rho's extremes: one value for top-left (delta = 0),
+  // [0, 15] for bottom-right, whose delta is known at run time only, so
+  // that they stay constants (more windows and a smaller interior hold
+  // every key and mask every cell the band does not show whole).
+  auto [rhoMin, rhoMax] = rhoRange(band);
+  auto ceilDiv = [](int64_t x, int64_t y) { return (x + y - 1) / y; };
   WindowWalk<V> w;
   w.rho = e.mod16(e.sub(delta, e.idx(left)));
   w.start0 = e.sub(e.sub(e.add(q0, delta), e.idx(left)), w.rho);
-  w.windows =
-      e.divu(e.add(w.rho, e.idx(shape.rows + left + right + tk - 1)), e.idx(tk));
-  w.interiorBegin =
-      e.divu(e.add(w.rho, e.idx(shape.rows - 1 + tk - 1)), e.idx(tk));
-  V last = e.divu(e.add(w.rho, e.idx(left + right + 1)), e.idx(tk));
-  w.interiorEnd = e.minu(e.maxu(last, w.interiorBegin), w.windows);
+  int64_t windows = ceilDiv(shape.rows + left + right + rhoMax, tk);
+  int64_t first = ceilDiv(shape.rows - 1 + rhoMax, tk);
+  int64_t last = std::min(
+      std::max<int64_t>((left + right + rhoMin + 1) / tk, first), windows);
+  w.windows = e.idx(windows);
+  w.interiorBegin = e.idx(first);
+  w.interiorEnd = e.idx(last);
   V startLast = e.add(w.start0, e.idx(shape.rows * (shape.warps - 1)));
-  V end = e.add(startLast, e.mul(w.windows, e.idx(tk)));
+  V end = e.add(startLast, e.idx(tk * windows));
   w.clipped = e.orI(e.slt(w.start0, e.idx(0)), e.sgt(end, seqKv));
   return w;
 }

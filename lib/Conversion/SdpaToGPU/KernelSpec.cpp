@@ -82,8 +82,9 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   spec.sinks = bool(op.getSinks());
   spec.schedule = getKernelSchedule(op, spec.tiles);
   // Measured where it pays (gpt-oss's band); elsewhere it cost registers:
-  // bottom-right (a run-time rho) took the sinks kernel to 134 registers
-  // for sm_90 and 3 blocks an SM (10% slower), a right edge of 127 spilled
+  // bottom-right (rho known at run time) took the sinks kernel to 134
+  // registers for sm_90 and 3 blocks an SM (10% slower), and with constant
+  // window counts to 128 and 8 bytes spilled; a right edge of 127 spilled
   // 4 bytes for sm_90 and a window of 32 keys 24 bytes for sm_80.
   spec.warpWindows = spec.leanSteps && spec.warps > 1 && spec.stages == 2 &&
                      !spec.packedSequences &&

@@ -35,15 +35,11 @@ struct WindowEmitter {
   Value idx(int64_t c) { return a.idx(c); }
   Value add(Value x, Value y) { return a.add(x, y); }
   Value sub(Value x, Value y) { return a.sub(x, y); }
-  Value mul(Value x, Value y) { return a.mul(x, y); }
-  Value divu(Value x, Value y) { return a.divu(x, y); }
   Value mod16(Value x) {
     MLIRContext *ctx = b.getContext();
     AffineMap map = AffineMap::get(1, 0, getAffineDimExpr(0, ctx) % 16);
     return affine::AffineApplyOp::create(b, map, ValueRange{x});
   }
-  Value minu(Value x, Value y) { return arith::MinUIOp::create(b, x, y); }
-  Value maxu(Value x, Value y) { return arith::MaxUIOp::create(b, x, y); }
   Value slt(Value x, Value y) {
     return a.cmp(arith::CmpIPredicate::slt, x, y);
   }
