@@ -27,7 +27,7 @@
 // CHECK: %[[LOW:.*]] = arith.remui %thread_id_x, %c2{{.*}} : index
 // CHECK: %[[COL:.*]] = arith.addi %c4{{.*}}, %[[LOW]] : index
 // CHECK: arith.divui %thread_id_x, %c2{{.*}} : index
-// CHECK: arith.cmpi ult, %[[COL]], %c5 : index
+// CHECK: arith.cmpi ult, %[[COL]], %c5{{(_[0-9]+)?}} : index
 // CHECK: nvgpu.device_async_copy %arg0
 // CHECK-SAME: to memref<64x56xf16
 // CHECK-NEXT: nvgpu.device_async_create_group
