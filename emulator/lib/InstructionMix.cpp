@@ -29,6 +29,7 @@ const char *sdpa::emu::opClass(Op op) {
   case Op::FMax:
   case Op::FCopysign:
   case Op::FEx2:
+  case Op::FLg2:
   case Op::FRcp:
     return "f32";
   case Op::CvtInt:

@@ -653,6 +653,11 @@ uint32_t Launch::runThread(Cta &cta, Warp &warp, Thread &t, uint32_t budget) {
       D0 = f32ToBits(ftz(std::exp2(ftz(F(1), z)), z));
       break;
     }
+    case Op::FLg2: {
+      bool z = I.flags & kFtz;
+      D0 = f32ToBits(std::log2(ftz(F(1), z)));
+      break;
+    }
     case Op::FRcp: {
       bool z = I.flags & kFtz;
       D0 = f32ToBits(ftz(1.0f / ftz(F(1), z), z));

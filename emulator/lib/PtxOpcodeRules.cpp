@@ -160,14 +160,15 @@ bool PtxParser::decodeOp(Mods &m, std::vector<Operand> &ops, Inst &in) {
       return unsupported();
     return simple(Op::FCopysign, ty, 3);
   }
-  if (base == "ex2" || base == "rcp") {
+  if (base == "ex2" || base == "lg2" || base == "rcp") {
     bool approx = m.take("approx");
     bool rn = !approx && m.take("rn");
     floatMods();
     if (!m.takeType(ty) || ty != Ty::F32 || (!approx && !rn) ||
-        (base == "ex2" && !approx))
+        (base != "rcp" && !approx))
       return unsupported();
-    return simple(base == "ex2" ? Op::FEx2 : Op::FRcp, ty, 2);
+    Op op = base == "ex2" ? Op::FEx2 : base == "lg2" ? Op::FLg2 : Op::FRcp;
+    return simple(op, ty, 2);
   }
 
   if (base == "setp") {

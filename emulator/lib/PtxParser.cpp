@@ -969,7 +969,7 @@ bool PtxParser::decode(std::string_view s, Inst &inst) {
   static const char *const kBases[] = {
       "add",  "sub",      "mul",     "mad",  "fma",    "div",      "rem",
       "neg",  "abs",      "min",     "max",  "and",    "or",       "xor",
-      "not",  "shl",      "shr",     "bfe",  "copysign", "ex2",    "rcp",
+      "not",  "shl",      "shr",     "bfe",  "copysign", "ex2",    "lg2",   "rcp",
       "setp", "selp",     "mov",     "cvta", "cvt",    "ld",       "st",
       "atom", "cp",       "bar",     "barrier", "fence", "membar", "mma",
       "ldmatrix", "shfl", "vote",    "bra",  "ret",    "exit"};

@@ -16,13 +16,15 @@
 // CHECK: Used {{[0-9]+}} registers
 
 /// The shared buffers are 16-byte aligned and filled with cp.async; fragments
-/// come from ldmatrix (transposed for V) and feed m16n8k16 mma.sync.
+/// come from ldmatrix (transposed for V) and feed m16n8k16 mma.sync; the
+/// exponentials and LSE's log2 are the hardware's approximations.
 // PTX: .shared .align 16
 // PTX-DAG: cp.async.cg.shared.global
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-DAG: ex2.approx
+// PTX-DAG: lg2.approx.f32
 // PTX-DAG: shfl.sync.bfly
 
 /// f16, head_dim 64, causal window of 128 keys.

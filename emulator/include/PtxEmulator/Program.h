@@ -84,6 +84,7 @@ enum class Op : uint8_t {
   FMax,
   FCopysign, ///< d = |b| with the sign of a.
   FEx2,
+  FLg2,
   FRcp,
   // Comparison and selection. Setp: o = {p, q or kNoSlot, a, b, c or
   // kNoSlot}, `sub` = CmpKind, `sub2` = BoolOp, flag kNegC negates c.
