@@ -291,29 +291,6 @@ $L__loop:
   EXPECT_EQ(r[18], 15u);
 }
 
-// lg2.approx: log2 (the hardware's approximation computed exactly); 0 gives
-// -inf, a negative value NaN, and with .ftz a subnormal counts as 0.
-TEST(Instruction, Lg2Approx) {
-  std::vector<uint64_t> r = runScalar(R"(
-	lg2.approx.f32 %r1, 0f41000000;
-	st.global.b32 [%rd1], %r1;
-	lg2.approx.f32 %r1, 0f00000000;
-	st.global.b32 [%rd1+8], %r1;
-	lg2.approx.f32 %r1, 0fBF800000;
-	st.global.b32 [%rd1+16], %r1;
-	lg2.approx.ftz.f32 %r1, 0f00000001;
-	st.global.b32 [%rd1+24], %r1;
-	lg2.approx.f32 %r1, 0f00000001;
-	st.global.b32 [%rd1+32], %r1;
-)",
-                                      5);
-  EXPECT_EQ(uint32_t(r[0]), f32ToBits(3.0f));
-  EXPECT_EQ(uint32_t(r[1]), 0xff800000u); // -inf
-  EXPECT_TRUE(std::isnan(bitsToF32(uint32_t(r[2]))));
-  EXPECT_EQ(uint32_t(r[3]), 0xff800000u); // flushed to 0
-  EXPECT_EQ(uint32_t(r[4]), f32ToBits(-149.0f)); // 2^-149
-}
-
 // LLVM's NVPTX writes a constant predicate as a literal: `mov.pred %p, -1`.
 TEST(Instruction, MovPredicateLiteral) {
   std::vector<uint64_t> r = runScalar(R"(
@@ -398,8 +375,18 @@ TEST(Instruction, FloatArithmetic) {
 	mov.u32 %r14, 16777217;
 	cvt.rn.f32.s32 %r13, %r14;
 	st.global.b32 [%rd1+120], %r13;
+	lg2.approx.f32 %r15, 0f41000000;
+	st.global.b32 [%rd1+128], %r15;
+	lg2.approx.f32 %r15, 0f00000000;
+	st.global.b32 [%rd1+136], %r15;
+	lg2.approx.f32 %r15, 0fBF800000;
+	st.global.b32 [%rd1+144], %r15;
+	lg2.approx.ftz.f32 %r15, 0f00000001;
+	st.global.b32 [%rd1+152], %r15;
+	lg2.approx.f32 %r15, 0f00000001;
+	st.global.b32 [%rd1+160], %r15;
 )",
-                                      16);
+                                      21);
   EXPECT_EQ(uint32_t(r[0]), f32ToBits(std::ldexp(1.0f, -11)));
   EXPECT_EQ(uint32_t(r[1]),
             f32ToBits(std::ldexp(1.0f, -11) + std::ldexp(1.0f, -24)));
@@ -417,6 +404,13 @@ TEST(Instruction, FloatArithmetic) {
   EXPECT_EQ(uint32_t(r[13]), f32ToBits(-2.0f));
   EXPECT_EQ(uint32_t(r[14]), f32ToBits(-7.0f));
   EXPECT_EQ(uint32_t(r[15]), f32ToBits(16777216.0f)); // ties to even
+  // lg2.approx, computed exactly: 0 gives -inf, a negative value NaN, and
+  // with .ftz a subnormal counts as 0.
+  EXPECT_EQ(uint32_t(r[16]), f32ToBits(3.0f));
+  EXPECT_EQ(uint32_t(r[17]), 0xff800000u);
+  EXPECT_TRUE(std::isnan(bitsToF32(uint32_t(r[18]))));
+  EXPECT_EQ(uint32_t(r[19]), 0xff800000u);
+  EXPECT_EQ(uint32_t(r[20]), f32ToBits(-149.0f)); // 2^-149
 }
 
 TEST(Instruction, ConversionsAndPacking) {
