@@ -6,8 +6,11 @@ samples and executed instructions). No GPU and no ncu needed.
 Prints the share of the stall samples per opcode (the mnemonic without its
 predicate and modifiers past the first, e.g. LDSM, HMMA, MUFU.EX2, BAR.SYNC),
 the share of the executed warp-instructions per opcode (what an issue-bound
-kernel spends its issue slots on), and the instructions with the most
-samples, with their executed counts.
+kernel spends its issue slots on), the runs of consecutive instructions
+executed equally often (straight-line code: a kernel's prologue, each loop
+body and its epilogue, with the share of the executed instructions each
+takes), and the instructions with the most samples, with their executed
+counts.
 
 usage: sass_stalls.py CSV [--top 25]
 """
@@ -53,6 +56,24 @@ def read_rows(path):
     return rows[0], rows[1:]
 
 
+def runs(rows, header, source, executed):
+    """(first address, opcodes, executed count) of each run of consecutive
+    instructions with one executed count (runs of 1% of the total or more
+    are what main prints)."""
+    address = find_column(header, "Address")
+    result = []
+    for row in rows:
+        if len(row) <= max(source, executed):
+            continue
+        count = number(row[executed])
+        if result and result[-1][2] == count:
+            result[-1][1].append(opcode(row[source]))
+        else:
+            first = row[address] if address is not None else ""
+            result.append((first, [opcode(row[source])], count))
+    return result
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("csv")
@@ -88,6 +109,15 @@ def main(argv=None):
               "\n| opcode | executed | share |\n|---|---|---|")
         for op, count in issued_by_op.most_common(args.top):
             print(f"| {op} | {count:.0f} | {100 * count / issued:.1f}% |")
+    if issued:
+        print("\n| run (first address) | instructions | executed each | share | top opcodes |\n"
+              "|---|---|---|---|---|")
+        for address, ops, count in runs(rows, header, source, executed):
+            if count * len(ops) < 0.01 * issued:
+                continue
+            top = ", ".join(f"{op} {n}" for op, n in Counter(ops).most_common(4))
+            print(f"| {address} | {len(ops)} | {count:.0f} | "
+                  f"{100 * count * len(ops) / issued:.1f}% | {top} |")
     print(f"\n| samples | share | executed | instruction |\n|---|---|---|---|")
     for n, text, count in sorted(ranked, reverse=True)[:args.top]:
         print(f"| {n:.0f} | {100 * n / total:.1f}% | {count:.0f} | `{text}` |")

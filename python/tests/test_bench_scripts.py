@@ -55,6 +55,10 @@ class BenchScriptsTest(unittest.TestCase):
         self.assertIn("256 warp-instructions executed", res.stdout)
         self.assertIn("| LDSM.16 | 128 | 50.0% |", res.stdout)
         self.assertIn("| HMMA.16816 | 128 | 50.0% |", res.stdout)
+        # Runs of one executed count: the two LDSM (64 each, 128 of 256),
+        # then the HMMA (128).
+        self.assertIn("| 0x10 | 2 | 64 | 50.0% | LDSM.16 2 |", res.stdout)
+        self.assertIn("| 0x30 | 1 | 128 | 50.0% | HMMA.16816 1 |", res.stdout)
 
     def test_ptxas_resources_per_kernel(self):
         # ptxas -v of two kernels (as ptxas 13.0 prints them for sm_90): each
