@@ -21,9 +21,11 @@
 // CHECK: scf.if %[[CLIPPED]]
 // CHECK: scf.for %{{.+}} = %c0 to %c5 step %c1
 // CHECK: } {sdpa.key_tail, sdpa.masked}
-/// The others: window 0 masked (a single step, inlined), windows 1-3
-/// unmasked, window 4 masked.
+/// The others: window 0 masked and from the initial state (one step of its
+/// own, without the rescale of O and l and its vote), windows 1-3 unmasked,
+/// window 4 masked.
 // CHECK: } else {
+// CHECK-NOT: nvvm.vote.sync
 // CHECK-NOT: scf.for
 // CHECK: scf.for %{{.+}} = %c1 to %c4 step %c1
 // CHECK: } {sdpa.interior}

@@ -80,8 +80,10 @@ private:
   /// The copy groups a window step's wait leaves in flight: the tiles past
   /// the step's span.
   int64_t pendingWindowGroups() const;
-  /// Window `j` of this warp, masked as `mask` says.
-  void emitWindowStep(Value j, TileMask mask, SoftmaxState &state);
+  /// Window `j` of this warp, masked as `mask` says; `firstStep`: the
+  /// walk's first, from initialState().
+  void emitWindowStep(Value j, TileMask mask, SoftmaxState &state,
+                      bool firstStep = false);
 
   //===--- PackedSequences.cpp --------------------------------------------===//
   /// Reads sequence `sequence`'s extents off the cumulative offsets
@@ -148,8 +150,11 @@ private:
   /// [rowTile][k16 block of keys].
   /// `everyRowSeesAKey`: an unmasked tile, whose every row has a visible
   /// key, so that no row's max can stay -inf.
+  /// `firstStep`: the state is initialState()'s (O and l are 0), so O and
+  /// l are not rescaled.
   SmallVector<Value> updateSoftmax(Scores &scores, SoftmaxState &state,
-                                   bool everyRowSeesAKey);
+                                   bool everyRowSeesAKey,
+                                   bool firstStep = false);
   /// O *= alpha per owned row, `makeAlphas` giving alpha a row: with
   /// spec.lazyRescale in a branch the warp takes when `anyGrows` (i1) holds
   /// for one of its threads (docs/Semantics.md §2.6), else unconditionally.

@@ -148,7 +148,8 @@ void ForwardKernelBuilder::rescaleAccumulators(
 
 SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
                                                        SoftmaxState &state,
-                                                       bool everyRowSeesAKey) {
+                                                       bool everyRowSeesAKey,
+                                                       bool firstStep) {
   int64_t rowTiles = spec.rowTilesPerWarp();
   int64_t colBlocks = spec.tiles.kv / sm80::kMmaN;
   Value negInf = f32(-std::numeric_limits<double>::infinity());
@@ -252,7 +253,9 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
         rowExponentials(mt, half);
     }
   }
-  rescaleAccumulators(makeAlphas, anyGrows, state);
+  // The first step's O and l are 0: any alpha leaves them 0.
+  if (!firstStep)
+    rescaleAccumulators(makeAlphas, anyGrows, state);
   if (spec.lazyRescale)
     for (int64_t mt = 0; mt < rowTiles; ++mt)
       for (int64_t half = 0; half < 2; ++half)

@@ -97,7 +97,10 @@ SoftmaxState ForwardKernelBuilder::emitWindowWalk() {
     scf::YieldOp::create(b, inner.flatten());
     b.setInsertionPointToStart(&paths.getElseRegion().front());
     inner = state;
-    emitTileLoop(zero, walk.interiorBegin, TileMask::Band, inner);
+    // Window 0 is masked (interiorBegin >= 1) and starts from the initial
+    // state: it is emitted on its own, without the rescale.
+    emitWindowStep(zero, TileMask::Band, inner, /*firstStep=*/true);
+    emitTileLoop(idx(1), walk.interiorBegin, TileMask::Band, inner);
     emitTileLoop(walk.interiorBegin, walk.interiorEnd, TileMask::None, inner);
     emitTileLoop(walk.interiorEnd, walk.windows, TileMask::Band, inner);
     scf::YieldOp::create(b, inner.flatten());
@@ -117,7 +120,8 @@ int64_t ForwardKernelBuilder::pendingWindowGroups() const {
 }
 
 void ForwardKernelBuilder::emitWindowStep(Value j, TileMask mask,
-                                          SoftmaxState &state) {
+                                          SoftmaxState &state,
+                                          bool firstStep) {
   // Tiles j .. j + span - 1 have landed (K and V a group each; those after
   // them may be in flight); every warp is past step j - 1, which read tile
   // j - 1 first, so its stage is free for tile j + stages - 1.
@@ -132,6 +136,7 @@ void ForwardKernelBuilder::emitWindowStep(Value j, TileMask mask,
   Scores scores = computeScores(keys);
   capAndMask(scores, add(windowStart, mul(j, idx(spec.tiles.kv))), mask);
   SmallVector<Value> pFrags =
-      updateSoftmax(scores, state, /*everyRowSeesAKey=*/mask == TileMask::None);
+      updateSoftmax(scores, state, /*everyRowSeesAKey=*/mask == TileMask::None,
+                    firstStep);
   accumulateValues(pFrags, keys, state);
 }
