@@ -97,7 +97,7 @@ struct ForwardKernelSpec {
   /// against the program's 6 key tiles, 4 masked (16.7% fewer instructions,
   /// ncu on an H100). A step reads windowSpanTiles() key tiles, which
   /// `stages` (one more) hold while the next one is copied. Set for one row
-  /// tile a warp with leanSteps, several warps, two stages asked for, dense
+  /// tile a warp with leanSteps, 2 to 4 warps, two stages asked for, dense
   /// layouts and a top-left band with R = 0 and L + 1 >= 4 tile_kv
   /// (getForwardKernelSpec says where else it cost registers).
   bool warpWindows = false;

@@ -85,8 +85,10 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   // bottom-right (rho known at run time) took the sinks kernel to 134
   // registers for sm_90 and 3 blocks an SM (10% slower), and with constant
   // window counts to 128 and 8 bytes spilled; a right edge of 127 spilled
-  // 4 bytes for sm_90 and a window of 32 keys 24 bytes for sm_80.
-  spec.warpWindows = spec.leanSteps && spec.warps > 1 && spec.stages == 2 &&
+  // 4 bytes for sm_90, a window of 32 keys 24 bytes for sm_80, and 8 warps
+  // (a ring of 6 stages) 4 bytes for sm_80.
+  spec.warpWindows = spec.leanSteps && spec.warps > 1 && spec.warps <= 4 &&
+                     spec.stages == 2 &&
                      !spec.packedSequences &&
                      spec.band.align == Alignment::TopLeft &&
                      spec.band.left && spec.band.right == 0 &&
