@@ -238,24 +238,13 @@ Value ForwardKernelBuilder::emitTileLoop(Value lo, Value hi, TileMask mask,
   return loop.getInductionVar();
 }
 
-void ForwardKernelBuilder::build(gpu::GPUFuncOp func) {
-  emitSetup(func);
-  if (spec.warpWindows) {
-    SoftmaxState state = emitWindowWalk();
-    waitGroups(0);
-    emitEpilogue(state);
-    gpu::ReturnOp::create(b);
-    return;
-  }
-
+SoftmaxState ForwardKernelBuilder::emitTileWalk() {
   // Prologue: Q and K(kv_begin) in one group, V(kv_begin) in the next,
   // then K and V of the next stages - 2 tiles, a group each.
   Value stage = arith::RemUIOp::create(b, kvBegin, idx(spec.stages));
-  Value qTokens = copyTileAsync(q, qBase, qStrideS, q0, seqQ,
-                                /*enabled=*/Value(), qSmem, {}, spec.tiles.q);
-  Value kTokens = copyKvTileAsync(k, kBase, kStrideS, kvBegin, kSmem, stage);
-  (void)qTokens;
-  (void)kTokens;
+  copyTileAsync(q, qBase, qStrideS, q0, seqQ, /*enabled=*/Value(), qSmem, {},
+                spec.tiles.q);
+  copyKvTileAsync(k, kBase, kStrideS, kvBegin, kSmem, stage);
   copyKvTileAsync(v, vBase, vStrideS, kvBegin, vSmem, stage);
   for (int64_t ahead = 1; ahead + 1 < spec.stages; ++ahead) {
     Value tile = add(kvBegin, idx(ahead));
@@ -281,8 +270,13 @@ void ForwardKernelBuilder::build(gpu::GPUFuncOp func) {
                TileMask::Band, state);
   emitTileLoop(arith::MaxSIOp::create(b, kvBegin, kvFull), kvEnd,
                TileMask::BandAndKeys, state);
-  waitGroups(0);
+  return state;
+}
 
+void ForwardKernelBuilder::build(gpu::GPUFuncOp func) {
+  emitSetup(func);
+  SoftmaxState state = spec.warpWindows ? emitWindowWalk() : emitTileWalk();
+  waitGroups(0);
   emitEpilogue(state);
   if (sequenceGuard)
     b.setInsertionPointAfter(sequenceGuard);

@@ -62,6 +62,9 @@ private:
   //===--- ForwardKernel.cpp: setup and loops ------------------------------===//
   void emitSetup(gpu::GPUFuncOp func);
   void emitScheduleBounds();
+  /// The prologue and key walk over the program's key tiles (the edge,
+  /// interior and key-tail loops): returns the state after the last tile.
+  SoftmaxState emitTileWalk();
   Value emitTileLoop(Value lo, Value hi, TileMask mask, SoftmaxState &state);
   void emitKvStep(Value u, TileMask mask, SoftmaxState &state);
   /// The copy groups a step's waits leave in flight: with K and V a group
