@@ -244,13 +244,11 @@ SoftmaxState ForwardKernelBuilder::emitTileWalk() {
   Value stage = arith::RemUIOp::create(b, kvBegin, idx(spec.stages));
   copyTileAsync(q, qBase, qStrideS, q0, seqQ, /*enabled=*/Value(), qSmem, {},
                 spec.tiles.q);
-  copyKvTileAsync(k, kBase, kStrideS, kvBegin, kSmem, stage);
-  copyKvTileAsync(v, vBase, vStrideS, kvBegin, vSmem, stage);
+  copyKeyValueTileAsync(kvBegin, stage);
   for (int64_t ahead = 1; ahead + 1 < spec.stages; ++ahead) {
     Value tile = add(kvBegin, idx(ahead));
     Value tileStage = arith::RemUIOp::create(b, tile, idx(spec.stages));
-    copyKvTileAsync(k, kBase, kStrideS, tile, kSmem, tileStage);
-    copyKvTileAsync(v, vBase, vStrideS, tile, vSmem, tileStage);
+    copyKeyValueTileAsync(tile, tileStage);
   }
   waitGroups(pendingKvGroups());
   gpu::BarrierOp::create(b);

@@ -111,6 +111,9 @@ private:
   /// kv_end are zero-filled (their reads are skipped).
   Value copyKvTileAsync(Value global, Value base, Value strideS, Value u,
                         Value smem, Value stage);
+  /// Copies K and V of tile `u` into `stage` (copyKvTileAsync, a group
+  /// each).
+  void copyKeyValueTileAsync(Value u, Value stage);
   void waitGroups(int64_t pending);
 
   //===--- Fragments.cpp --------------------------------------------------===//

@@ -56,6 +56,11 @@ Value ForwardKernelBuilder::copyKvTileAsync(Value global, Value base,
                        spec.tiles.kv);
 }
 
+void ForwardKernelBuilder::copyKeyValueTileAsync(Value u, Value stage) {
+  copyKvTileAsync(k, kBase, kStrideS, u, kSmem, stage);
+  copyKvTileAsync(v, vBase, vStrideS, u, vSmem, stage);
+}
+
 void ForwardKernelBuilder::waitGroups(int64_t pending) {
   waitAsyncGroups(*this, asyncGroup, pending);
 }

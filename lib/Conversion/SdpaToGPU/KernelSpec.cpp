@@ -87,14 +87,12 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   // window counts to 128 and 8 bytes spilled; a right edge of 127 spilled
   // 4 bytes for sm_90, a window of 32 keys 24 bytes for sm_80, and 8 warps
   // (a ring of 6 stages) 4 bytes for sm_80.
+  // (leanSteps already implies a narrow band: see its doc.)
   spec.warpWindows = spec.leanSteps && spec.warps > 1 && spec.warps <= 4 &&
-                     spec.stages == 2 &&
-                     !spec.packedSequences &&
+                     spec.stages == 2 && !spec.packedSequences &&
                      spec.band.align == Alignment::TopLeft &&
                      spec.band.left && spec.band.right == 0 &&
-                     *spec.band.left + 1 >= 4 * spec.tiles.kv &&
-                     isNarrowBand(getBandWidth(spec.band,
-                                               /*seqKv=*/std::nullopt));
+                     *spec.band.left + 1 >= 4 * spec.tiles.kv;
   if (spec.warpWindows) {
     spec.stages = windowSpanTiles(spec.windowShape()) + 1;
     if (spec.sharedBytes() > sm80::kMaxSharedBytes) {

@@ -110,9 +110,7 @@ SoftmaxState ForwardKernelBuilder::emitWindowWalk() {
 
 void ForwardKernelBuilder::copyWindowTile(Value i) {
   Value stage = remu(i, idx(spec.stages));
-  Value u = add(windowTile0, i);
-  copyKvTileAsync(k, kBase, kStrideS, u, kSmem, stage);
-  copyKvTileAsync(v, vBase, vStrideS, u, vSmem, stage);
+  copyKeyValueTileAsync(add(windowTile0, i), stage);
 }
 
 int64_t ForwardKernelBuilder::pendingWindowGroups() const {
