@@ -12,10 +12,10 @@
 // CHECK: %[[Q0:.+]] = arith.muli %block_id_x, %c64 : index
 // CHECK: memref<4x32x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: memref<4x32x72xbf16, #gpu.address_space<workgroup>>
-// CHECK: %[[START0:.+]] = arith.addi %[[Q0]], %c-128 : index
+// CHECK: %[[START0:.+]] = arith.subi %[[Q0]], %c128 : index
 // CHECK-NEXT: %[[END:.+]] = arith.addi %[[Q0]], %c80 : index
-// CHECK-NEXT: %[[PAST:.+]] = arith.cmpi sgt, %[[END]], %{{.+}} : index
 // CHECK-NEXT: %[[BEFORE:.+]] = arith.cmpi slt, %[[START0]], %c0 : index
+// CHECK-NEXT: %[[PAST:.+]] = arith.cmpi sgt, %[[END]], %{{.+}} : index
 // CHECK-NEXT: %[[CLIPPED:.+]] = arith.ori %[[BEFORE]], %[[PAST]] : i1
 /// A clipped program: its 5 windows, each tested against the band and Skv.
 // CHECK: scf.if %[[CLIPPED]]

@@ -92,9 +92,15 @@ WindowWalk<V> walk(E &e, const Band &band, WindowShape shape, V q0, V delta,
   // every key and mask every cell the band does not show whole).
   auto [rhoMin, rhoMax] = rhoRange(band);
   auto ceilDiv = [](int64_t x, int64_t y) { return (x + y - 1) / y; };
+  // One emitter call a statement: the order of the IR must not hang on
+  // the compiler's order of evaluating arguments.
   WindowWalk<V> w;
-  w.rho = e.mod16(e.sub(delta, e.idx(left)));
-  w.start0 = e.sub(e.sub(e.add(q0, delta), e.idx(left)), w.rho);
+  V leftEdge = e.idx(left);
+  V offset = e.sub(delta, leftEdge);
+  w.rho = e.mod16(offset);
+  V diagonal = e.add(q0, delta);
+  V unaligned = e.sub(diagonal, leftEdge);
+  w.start0 = e.sub(unaligned, w.rho);
   int64_t windows = ceilDiv(shape.rows + left + right + rhoMax, tk);
   int64_t first = ceilDiv(shape.rows - 1 + rhoMax, tk);
   int64_t last = std::min(
@@ -102,9 +108,14 @@ WindowWalk<V> walk(E &e, const Band &band, WindowShape shape, V q0, V delta,
   w.windows = e.idx(windows);
   w.interiorBegin = e.idx(first);
   w.interiorEnd = e.idx(last);
-  V startLast = e.add(w.start0, e.idx(shape.rows * (shape.warps - 1)));
-  V end = e.add(startLast, e.idx(tk * windows));
-  w.clipped = e.orI(e.slt(w.start0, e.idx(0)), e.sgt(end, seqKv));
+  V lastWarp = e.idx(shape.rows * (shape.warps - 1));
+  V startLast = e.add(w.start0, lastWarp);
+  V span = e.idx(tk * windows);
+  V end = e.add(startLast, span);
+  V zero = e.idx(0);
+  V before = e.slt(w.start0, zero);
+  V past = e.sgt(end, seqKv);
+  w.clipped = e.orI(before, past);
   return w;
 }
 
