@@ -11,11 +11,12 @@
 /// 128 + 8 halves): Q, dO 64 * 136 * 2 = 17408 bytes each at 0 and 17408;
 /// K, V [1][128][136], 128 * 136 * 2 = 34816 bytes each, at 34816 and 69632;
 /// 104448 bytes in all; 4 warps (one m16 row tile each above mma width 64).
-/// (bwd_main, mma width 128, 8 warps, keeps 2 query stages:
-/// 2 * 34816 + 2 * 2 * 17408 + 64 * 136 * 2 + 2 * 2 * 64 * 4 = 157696.)
+/// (bwd_main, mma width 128, 8 warps, keeps 2 query stages and no dS tile,
+/// which only an accumulated dQ reads: 2 * 34816 + 2 * 2 * 17408 +
+/// 2 * 2 * 64 * 4 = 140288.)
 // CHECK-LABEL: func.func @wide
 // CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert
-// FORCED: kernel sdpa_bwd_main bwd_main\0Ablock 256 1 1\0Ashared_bytes 157696\0A
+// FORCED: kernel sdpa_bwd_main bwd_main\0Ablock 256 1 1\0Ashared_bytes 140288\0A
 // FORCED-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 104448\0A
 // FORCED-LABEL: func.func @wide
 // FORCED: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks

@@ -59,9 +59,10 @@
 /// threads, Q, dO tiles of 64 x (64 + 8)
 /// f16 in shared memory (9216 bytes each) and K, V tiles in 2 stages (mma
 /// width 64 <= 96, and it fits): 2 * 9216 + 2 * 2 * 9216 = 55296 bytes.
-/// bwd_main keeps its layout (2 stages of Q, dO and the row stats; the dS
-/// tile, unused here, is still laid out):
-/// 2 * 9216 + 2 * 2 * 9216 + 64 * 72 * 2 + 2 * 2 * 64 * 4 = 65536 bytes.
+/// bwd_main walks query windows (convert-sdpa-grad-to-gpu-query-windows.mlir)
+/// and lays out no dS tile: K, V, then 4 stages of 32 queries of Q, dO and
+/// the row stats: 2 * 9216 + 2 * 4 * 32 * 72 * 2 + 2 * 4 * 32 * 4 = 56320
+/// bytes.
 /// Its key tiles are the forward range of query tile t, by hand
 /// (docs/Semantics.md §3): rows [64t, 64t + 63] see keys [q - 127, q], so
 ///   kv_begin(t) = max(0, floor((64t - 127) / 64)) = max(0, t - 2)
@@ -75,7 +76,7 @@
 // CHECK-DAG: #[[KVIB:.*]] = affine_map<(d0)[s0, s1] -> (0, d0 - 1)>
 // CHECK-DAG: #[[KVIE:.*]] = affine_map<(d0)[s0, s1] -> (s1 floordiv 64, d0)>
 // CHECK: sdpa.artifacts = {sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Adeterministic 0\0Akernel sdpa_bwd_preprocess bwd_preprocess\0Ablock 128 1 1\0Ashared_bytes 0\0Agrid q_tiles heads_q batch\0Aparam o ptr\0Aparam do ptr\0Aparam delta ptr\0Aparam seq_q i32
-// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 65536\0Agrid kv_tiles heads_kv batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dk ptr\0Aparam dv ptr\0Aparam seq_q i32
+// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 56320\0Agrid kv_tiles heads_kv batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dk ptr\0Aparam dv ptr\0Aparam seq_q i32
 // CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 55296\0Agrid q_tiles heads_q batch\0Aparam q ptr\0Aparam k ptr\0Aparam v ptr\0Aparam do ptr\0Aparam lse ptr\0Aparam delta ptr\0Aparam dq ptr\0Aparam seq_q i32\0Aparam seq_kv i32\0Aparam heads_q i32\0Aparam heads_kv i32
 /// The host program allocates dQ, dK, dV and delta (one f32 workspace) and
 /// launches the three kernels in order.

@@ -12,17 +12,19 @@
 /// stage of the [2][32] f32 buffers (bwd_main streams Q, dO and the row
 /// stats in 2 stages). By hand, with 32 * 72 * 2 = 4608 bytes a 32-row tile
 /// and 9216 a 64-row one: bwd_main has K, V at 0, 9216, Q [2] at 18432, dO
-/// [2] at 27648, dS at 36864, LSE [2][32] at 41472, Delta at 41472 + 256 =
-/// 41728, 41984 bytes in all; bwd_dq (dQ recomputed, the default for this
+/// [2] at 27648, no dS tile (only an accumulated dQ reads it), LSE [2][32]
+/// at 36864, Delta at 36864 + 256 = 37120, 37376 bytes in all (no query
+/// windows with a cap: BackwardKernelSpec::queryWindows); bwd_dq (dQ
+/// recomputed, the default for this
 /// narrow band at d 64; 2 warps of 16 query rows) has Q, dO and K, V in 2
 /// stages: 2 * 4608 + 2 * 2 * 9216 = 46080 bytes.
 // CHECK: sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 32\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Asoftcap 30\0Adeterministic 0\0A
-// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 41984\0A
+// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 37376\0A
 // CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 46080\0A
 
 // CHECK-LABEL: gpu.func @sdpa_bwd_main
-// CHECK: %[[LSES:.+]] = memref.view %{{.+}}[%c41472{{(_[0-9]+)?}}][] : {{.+}} to memref<2x32xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[DELTAS:.+]] = memref.view %{{.+}}[%c41728{{(_[0-9]+)?}}][] : {{.+}} to memref<2x32xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[LSES:.+]] = memref.view %{{.+}}[%c36864{{(_[0-9]+)?}}][] : {{.+}} to memref<2x32xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[DELTAS:.+]] = memref.view %{{.+}}[%c37120{{(_[0-9]+)?}}][] : {{.+}} to memref<2x32xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %[[N:.+]] = %{{.+}} to %{{.+}} step
 // CHECK: %[[STAGE:.+]] = arith.remui %[[N]], %c2{{(_[0-9]+)?}} : index
 // CHECK-DAG: %[[INNER:.+]] = arith.constant 0.0041666{{[0-9]*}} : f32

@@ -110,4 +110,70 @@ TEST(WarpWindows, GptOssBand) {
   EXPECT_EQ(evaluateWindowWalk(band, shape, 4032, 4096, 4096).clipped, 1);
 }
 
+// The keys' view of a band (bwd_main's query windows): key k sees query q
+// under the transposed band over (Skv, Sq) exactly when q sees k.
+TEST(WarpWindows, TransposedBandIsTheKeysView) {
+  const std::pair<int64_t, int64_t> lengths[] = {{1, 1}, {37, 37}, {20, 53},
+                                                 {53, 20}};
+  for (Alignment align : {Alignment::TopLeft, Alignment::BottomRight})
+    for (int64_t left : {0, 3, 16, 40})
+      for (int64_t right : {0, 5, 31})
+        for (auto [seqQ, seqKv] : lengths) {
+          Band band{left, right, align};
+          Band keysView = band.transposed();
+          for (int64_t q = -1; q <= seqQ; ++q)
+            for (int64_t k = -1; k <= seqKv; ++k)
+              ASSERT_EQ(band.isVisible(q, k, seqQ, seqKv),
+                        keysView.isVisible(k, q, seqKv, seqQ))
+                  << "L " << left << " R " << right << " q " << q << " k "
+                  << k;
+        }
+}
+
+// The walk of the query windows' rule (top-left, R = 0, L + 1 >= 128),
+// warps of keys over queries: every query a warp's keys see lies in its
+// windows, which start at or past query 0, and the interior is seen whole.
+TEST(WarpWindows, QueryWindowsCoverTheTransposedBand) {
+  const std::pair<int64_t, int64_t> lengths[] = {
+      {100, 100}, {257, 257}, {100, 257}, {257, 100}, {600, 600}, {64, 300}};
+  for (int64_t left : {127, 128, 200, 255})
+    for (int64_t warps : {2, 3, 4})
+      for (auto [seqQ, seqKv] : lengths) {
+        Band keysView = Band{left, 0, Alignment::TopLeft}.transposed();
+        WindowShape shape{16, warps, 32};
+        for (int64_t k0 = 0; k0 < seqKv; k0 += 16 * warps) {
+          checkProgram(keysView, shape, k0, seqKv, seqQ);
+          WindowWalk<int64_t> walk =
+              evaluateWindowWalk(keysView, shape, k0, seqKv, seqQ);
+          ASSERT_EQ(walk.start0, k0);
+          // Past Sq the kernel tests nothing, clipped or not: an interior
+          // window's queries below Sq are seen by every key of the warp.
+          for (int64_t w = 0; w < warps; ++w)
+            for (int64_t k = k0 + 16 * w; k < std::min(k0 + 16 * (w + 1), seqKv);
+                 ++k)
+              for (int64_t j = walk.interiorBegin; j < walk.interiorEnd; ++j)
+                for (int64_t q = k0 + 16 * w + 32 * j;
+                     q < std::min(k0 + 16 * w + 32 * (j + 1), seqQ); ++q)
+                  ASSERT_TRUE(keysView.isVisible(k, q, seqKv, seqQ))
+                      << "key " << k << " query " << q << " window " << j;
+        }
+      }
+}
+
+// gpt-oss's band seen from bwd_main's 4 warps of 16 keys: windows of 32
+// queries from each warp's first key, five a warp, the middle three
+// unmasked, three tiles a step.
+TEST(WarpWindows, GptOssBackward) {
+  Band keysView = Band{127, 0, Alignment::TopLeft}.transposed();
+  WindowShape shape{16, 4, 32};
+  WindowWalk<int64_t> walk =
+      evaluateWindowWalk(keysView, shape, 1024, 4096, 4096);
+  EXPECT_EQ(walk.rho, 0);
+  EXPECT_EQ(walk.start0, 1024);
+  EXPECT_EQ(walk.windows, 5);
+  EXPECT_EQ(walk.interiorBegin, 1);
+  EXPECT_EQ(walk.interiorEnd, 4);
+  EXPECT_EQ(windowSpanTiles(shape), 3);
+}
+
 } // namespace

@@ -15,9 +15,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ForwardKernel.h"
-#include "SdpaDialect/Analysis/WarpWindows.h"
+#include "SdpaDialect/Conversion/WindowWalkIR.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -26,37 +25,11 @@ using namespace mlir;
 using namespace mlir::sdpa;
 using namespace mlir::sdpa::detail;
 
-namespace {
-
-/// window_rules' emitter over `index` IR (i1 for the tests).
-struct WindowEmitter {
-  KernelArith &a;
-  ImplicitLocOpBuilder &b;
-  Value idx(int64_t c) { return a.idx(c); }
-  Value add(Value x, Value y) { return a.add(x, y); }
-  Value sub(Value x, Value y) { return a.sub(x, y); }
-  Value mod16(Value x) {
-    MLIRContext *ctx = b.getContext();
-    AffineMap map = AffineMap::get(1, 0, getAffineDimExpr(0, ctx) % 16);
-    return affine::AffineApplyOp::create(b, map, ValueRange{x});
-  }
-  Value slt(Value x, Value y) {
-    return a.cmp(arith::CmpIPredicate::slt, x, y);
-  }
-  Value sgt(Value x, Value y) {
-    return a.cmp(arith::CmpIPredicate::sgt, x, y);
-  }
-  Value orI(Value x, Value y) { return arith::OrIOp::create(b, x, y); }
-};
-
-} // namespace
-
 SoftmaxState ForwardKernelBuilder::emitWindowWalk() {
   int64_t tk = spec.tiles.kv;
   int64_t ahead = spec.stages - 1;
-  WindowEmitter e{*this, b};
-  WindowWalk<Value> walk = window_rules::walk<WindowEmitter, Value>(
-      e, spec.band, spec.windowShape(), q0, delta, seqKv);
+  WindowWalk<Value> walk = emitWindowWalkValues(
+      *this, spec.band, spec.windowShape(), q0, delta, seqKv);
   Value zero = idx(0);
   Value start = add(walk.start0, warpRow0);
 

@@ -1,0 +1,27 @@
+//===- WindowWalkIR.h - The warp windows' walk as IR ------------*- C++ -*-===//
+//
+// window_rules::walk (Analysis/WarpWindows.h, checked there against the
+// brute-force mask) instantiated with `index` IR: the forward's key windows
+// and bwd_main's query windows (the same walk under the transposed band)
+// both take their program-wide values from here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SDPADIALECT_CONVERSION_WINDOWWALKIR_H
+#define SDPADIALECT_CONVERSION_WINDOWWALKIR_H
+
+#include "SdpaDialect/Analysis/WarpWindows.h"
+#include "SdpaDialect/Conversion/KernelArith.h"
+
+namespace mlir::sdpa {
+
+/// The walk of the program whose first row is `q0` (a warp's rows see the
+/// "keys" [row + delta - L, row + delta + R] of `band`), emitted at `a`'s
+/// insertion point; `clipped` is an i1.
+WindowWalk<Value> emitWindowWalkValues(KernelArith &a, const Band &band,
+                                       WindowShape shape, Value q0,
+                                       Value delta, Value seqKv);
+
+} // namespace mlir::sdpa
+
+#endif // SDPADIALECT_CONVERSION_WINDOWWALKIR_H
