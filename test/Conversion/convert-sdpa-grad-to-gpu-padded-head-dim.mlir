@@ -10,13 +10,11 @@
 /// manifest keep d = 40.
 ///
 /// Shared memory: a 64-row tile is 64 * 56 * 2 = 7168 bytes. bwd_main
-/// walks query windows (convert-sdpa-grad-to-gpu-query-windows.mlir): Q, dO
-/// and the row stats in 4 stages of 32 queries (3584 bytes a tile), and no
-/// dS tile (dQ is recomputed); bwd_dq streams K and V in 2 stages (mma
-/// width 48 <= 96); both within 166912 bytes:
-///   bwd_main: K at 0, V at 7168, Q [4][32] at 14336, dO [4][32] at
-///     14336 + 4 * 3584 = 28672, LSE [4][32] f32 at 43008, Delta at
-///     43008 + 512 = 43520; end 44032.
+/// streams Q, dO and the row stats in 2 stages, bwd_dq K and V (mma width
+/// 48 <= 96), both within 166912 bytes:
+///   bwd_main: K at 0, V at 7168, Q [2] at 14336, dO [2] at 14336 + 14336 =
+///     28672, no dS tile (dQ is recomputed), LSE [2][64] f32 at 43008,
+///     Delta at 43008 + 512 = 43520; end 44032.
 ///   bwd_dq: Q at 0, dO at 7168, K [2] at 14336, V [2] at 28672; end 43008.
 // CHECK: head_dim 40\0Atile_q 64\0Atile_kv 64
 // CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 44032\0A
@@ -25,11 +23,12 @@
 // CHECK-LABEL: gpu.func @sdpa_bwd_main
 // CHECK: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<64x56xbf16, #gpu.address_space<workgroup>>
 // CHECK: memref.view %{{.*}}[%c7168{{(_[0-9]+)?}}][] : {{.*}} to memref<64x56xbf16, #gpu.address_space<workgroup>>
-// CHECK: memref.view %{{.*}}[%c14336{{(_[0-9]+)?}}][] : {{.*}} to memref<4x32x56xbf16, #gpu.address_space<workgroup>>
-// CHECK: memref.view %{{.*}}[%c28672{{(_[0-9]+)?}}][] : {{.*}} to memref<4x32x56xbf16, #gpu.address_space<workgroup>>
-// CHECK: memref.view %{{.*}}[%c43008{{(_[0-9]+)?}}][] : {{.*}} to memref<4x32xf32, #gpu.address_space<workgroup>>
-// CHECK: memref.view %{{.*}}[%c43520{{(_[0-9]+)?}}][] : {{.*}} to memref<4x32xf32, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.device_async_copy {{.*}} to memref<4x32x56xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view %{{.*}}[%c14336{{(_[0-9]+)?}}][] : {{.*}} to memref<2x64x56xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view %{{.*}}[%c28672{{(_[0-9]+)?}}][] : {{.*}} to memref<2x64x56xbf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref<64x72xbf16
+// CHECK: memref.view %{{.*}}[%c43008{{(_[0-9]+)?}}][] : {{.*}} to memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %{{.*}}[%c43520{{(_[0-9]+)?}}][] : {{.*}} to memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy {{.*}} to memref<2x64x56xbf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-20: vector.store {{.*}} : memref<1099511627776xbf16>, vector<2xbf16>
 // CHECK-NOT: vector.store {{.*}} : memref<1099511627776xbf16>, vector<2xbf16>
 // CHECK-LABEL: gpu.func @sdpa_bwd_dq(

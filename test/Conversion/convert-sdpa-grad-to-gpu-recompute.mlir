@@ -59,10 +59,9 @@
 /// threads, Q, dO tiles of 64 x (64 + 8)
 /// f16 in shared memory (9216 bytes each) and K, V tiles in 2 stages (mma
 /// width 64 <= 96, and it fits): 2 * 9216 + 2 * 2 * 9216 = 55296 bytes.
-/// bwd_main walks query windows (convert-sdpa-grad-to-gpu-query-windows.mlir)
-/// and lays out no dS tile: K, V, then 4 stages of 32 queries of Q, dO and
-/// the row stats: 2 * 9216 + 2 * 4 * 32 * 72 * 2 + 2 * 4 * 32 * 4 = 56320
-/// bytes.
+/// bwd_main keeps 2 stages of Q, dO and the row stats and lays out no dS
+/// tile (only an accumulated dQ reads it):
+/// 2 * 9216 + 2 * 2 * 9216 + 2 * 2 * 64 * 4 = 56320 bytes.
 /// Its key tiles are the forward range of query tile t, by hand
 /// (docs/Semantics.md §3): rows [64t, 64t + 63] see keys [q - 127, q], so
 ///   kv_begin(t) = max(0, floor((64t - 127) / 64)) = max(0, t - 2)

@@ -13,8 +13,7 @@
 /// stats in 2 stages). By hand, with 32 * 72 * 2 = 4608 bytes a 32-row tile
 /// and 9216 a 64-row one: bwd_main has K, V at 0, 9216, Q [2] at 18432, dO
 /// [2] at 27648, no dS tile (only an accumulated dQ reads it), LSE [2][32]
-/// at 36864, Delta at 36864 + 256 = 37120, 37376 bytes in all (no query
-/// windows with a cap: BackwardKernelSpec::queryWindows); bwd_dq (dQ
+/// at 36864, Delta at 36864 + 256 = 37120, 37376 bytes in all; bwd_dq (dQ
 /// recomputed, the default for this
 /// narrow band at d 64; 2 warps of 16 query rows) has Q, dO and K, V in 2
 /// stages: 2 * 4608 + 2 * 2 * 9216 = 46080 bytes.

@@ -53,13 +53,6 @@ struct Band {
     return true;
   }
 
-  /// The band seen from the keys: key k sees query q under the transposed
-  /// band over lengths (Skv, Sq) exactly when q sees k under this one over
-  /// (Sq, Skv). Query q sees keys [q + delta - L, q + delta + R], so key k
-  /// is seen by queries [k - delta - R, k - delta + L]: the edges swap, and
-  /// the alignment keeps its meaning (delta' = Sq - Skv = -delta).
-  Band transposed() const { return {right, left, align}; }
-
   bool operator==(const Band &other) const {
     return left == other.left && right == other.right && align == other.align;
   }

@@ -11,7 +11,6 @@
 
 #include "SdpaDialect/Analysis/Band.h"
 #include "SdpaDialect/Analysis/TileBounds.h"
-#include "SdpaDialect/Analysis/WarpWindows.h"
 #include "SdpaDialect/Conversion/KernelParam.h"
 #include "SdpaDialect/Conversion/Sm80.h"
 #include "SdpaDialect/SdpaOps.h"
@@ -127,51 +126,22 @@ struct BackwardKernelSpec {
   /// * bwd_dq: up to kMaxPrefetchRecomputeHeadDim: at mma width 128 its dQ
   ///   and a chunk's S and dP take 128 registers a thread, and with the
   ///   prefetch's addresses ptxas 13.0 spilled 4 bytes (tile_kv 128).
-  /// (queryWindows streams more: windowSpanTiles() + 1 stages.)
   static constexpr int64_t kMaxStages = 2;
   static constexpr int64_t kMaxPrefetchRecomputeHeadDim = 96;
   int64_t queryStages = 1;
   int64_t keyStages = 1;
-
-  /// Each warp of bwd_main walks query windows of its own: the forward's
-  /// key windows (docs/Semantics.md §3.9) under the transposed band (a key
-  /// sees queries [k - delta - R, k - delta + L]), kWindowQueries queries
-  /// from its first visible query, masking only its edge windows. At
-  /// gpt-oss's band a warp of 16 keys, seen by 143 queries, walks 5 windows
-  /// (160 queries, 2 masked) where its program's 64-query tiles made it
-  /// visit 192 (3 tiles, 2 masked): 17% fewer products. A step reads
-  /// windowSpanTiles() tiles of kWindowQueries queries from a ring of
-  /// queryStages = span + 1 stages of Q, dO, LSE and Delta. Set for
-  /// recomputed dQ (bwd_main forms no dQ partial, whose adds go by query
-  /// tile), mma width <= kMaxWindowHeadDim, no softcap, 2 to 4 warps, two
-  /// stages asked for, dense layouts and a narrow top-left band with R = 0
-  /// (a key's first query is the key itself: no window starts before query
-  /// 0) and L + 1 >= 4 kWindowQueries (getBackwardKernelSpec).
-  bool queryWindows = false;
-  static constexpr int64_t kWindowQueries = 32;
-  static constexpr int64_t kMaxWindowHeadDim = 64;
-  /// The shape of the query windows' walk: warps of 16 keys.
-  WindowShape windowShape() const {
-    return {sm80::kMmaM, keyBlocks(), kWindowQueries};
-  }
-  /// Query rows of one streamed tile of bwd_main: a window's, else tile_q.
-  int64_t streamRows() const {
-    return queryWindows ? kWindowQueries : tiles.q;
-  }
-
   /// Byte offsets of the main kernel's shared buffers (all 16-byte aligned):
-  /// K, V; Q, dO ([queryStages][streamRows()] each); dS (accumulated dQ
-  /// only: its partial's operand); LSE and Delta ([queryStages]
-  /// [streamRows()]); where the visit is split, P^T and dS^T ([Tk][Tq]
-  /// each, rows padded).
+  /// K, V; Q, dO, LSE and Delta, each [queryStages]; dS (an accumulated
+  /// dQ's operand: none when bwd_dq recomputes dQ); where the visit is
+  /// split, P^T and dS^T ([Tk][Tq] each, rows padded).
   int64_t kOffset() const { return 0; }
   int64_t vOffset() const { return kOffset() + tileBytes(tiles.kv); }
   int64_t qOffset() const { return vOffset() + tileBytes(tiles.kv); }
   int64_t doOffset() const {
-    return qOffset() + queryStages * tileBytes(streamRows());
+    return qOffset() + queryStages * tileBytes(tiles.q);
   }
   int64_t dsOffset() const {
-    return doOffset() + queryStages * tileBytes(streamRows());
+    return doOffset() + queryStages * tileBytes(tiles.q);
   }
   int64_t lseOffset() const {
     if (recomputesDq())
@@ -179,14 +149,14 @@ struct BackwardKernelSpec {
     return dsOffset() + tiles.q * dsRowElems() * elementBytes();
   }
   int64_t deltaOffset() const {
-    return lseOffset() + queryStages * streamRows() * 4;
+    return lseOffset() + queryStages * tiles.q * 4;
   }
   /// Elements per padded shared row of the [Tk][Tq] P^T and dS^T tiles.
   int64_t transposedRowElems() const {
     return tiles.q + sm80::kSmemPadElems;
   }
   int64_t pTransposedOffset() const {
-    return deltaOffset() + queryStages * streamRows() * 4;
+    return deltaOffset() + queryStages * tiles.q * 4;
   }
   int64_t dsTransposedOffset() const {
     return pTransposedOffset() +

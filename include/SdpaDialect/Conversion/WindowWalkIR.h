@@ -22,6 +22,17 @@ WindowWalk<Value> emitWindowWalkValues(KernelArith &a, const Band &band,
                                        WindowShape shape, Value q0,
                                        Value delta, Value seqKv);
 
+/// Where the blocks of a window lie in the walk's ring of tiles of
+/// `tileRows` rows: block b (rows [offset + blockRows b, + blockRows) past
+/// the walk's first tile) starts at row row[b] of the ring tile
+/// firstTile[b] past the step's first. `blockRows` must divide the tile and
+/// the window's offset (a multiple of 16), so no block straddles two tiles.
+struct WindowBlocks {
+  SmallVector<Value> firstTile, row;
+};
+WindowBlocks emitWindowBlocks(KernelArith &a, Value offset, int64_t tileRows,
+                              int64_t blockRows);
+
 } // namespace mlir::sdpa
 
 #endif // SDPADIALECT_CONVERSION_WINDOWWALKIR_H

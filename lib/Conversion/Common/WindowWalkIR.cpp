@@ -44,3 +44,15 @@ WindowWalk<Value> mlir::sdpa::emitWindowWalkValues(KernelArith &a,
   return window_rules::walk<WindowEmitter, Value>(e, band, shape, q0, delta,
                                                   seqKv);
 }
+
+WindowBlocks mlir::sdpa::emitWindowBlocks(KernelArith &a, Value offset,
+                                          int64_t tileRows,
+                                          int64_t blockRows) {
+  WindowBlocks blocks;
+  for (int64_t r = 0; r < tileRows; r += blockRows) {
+    Value local = a.add(offset, a.idx(r));
+    blocks.firstTile.push_back(a.divu(local, a.idx(tileRows)));
+    blocks.row.push_back(a.remu(local, a.idx(tileRows)));
+  }
+  return blocks;
+}

@@ -133,13 +133,12 @@ protected:
   Value loadBTransposed(Value smem, Value row0, Value col0,
                         Value stage = Value());
   /// The B fragments of n blocks j = 0 .. count - 1 of `smem`, block j at
-  /// rows [row0, row0 + 8) of stage `stage` (null: unstaged), {stage, row0}
-  /// = at(j), and k = 16 columns from `col0`, each handed to `use(j,
-  /// fragment)` as it is loaded. Blocks j and j + 1 for even j must be
-  /// adjacent rows of one stage (row0 + 8): the two come from one ldmatrix
+  /// rows [row0(j), row0(j) + 8) and k = 16 columns from `col0`, each handed
+  /// to `use(j, fragment)` as it is loaded. Consecutive blocks must be
+  /// adjacent rows (row0(j + 1) = row0(j) + 8): two come from one ldmatrix
   /// x4 (LdMatrixShape::bPairAlongN), the last alone when count is odd.
-  void forEachB(Value smem, function_ref<std::pair<Value, Value>(int64_t)> at,
-                Value col0, int64_t count,
+  void forEachB(Value smem, function_ref<Value(int64_t)> row0, Value col0,
+                Value stage, int64_t count,
                 function_ref<void(int64_t, Value)> use);
   /// The transposed B fragments of n blocks j = 0 .. count - 1, k = 16 rows
   /// from `row0` and n = 8 columns from col0(j) (col0(j + 1) = col0(j) + 8),

@@ -54,34 +54,12 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (tiles.q % sm80::kMmaM != 0 || tiles.q > tiles.kv)
     return op.emitOpError(
         "expected schedule tile_q to be a multiple of 16 and at most tile_kv");
-  spec.band = op.getMaskAttr().getBand();
+  // (bwd_main's shared memory depends on the dQ mode.)
   spec.dqMode = resolveDqMode(op, options.dqMode);
   // Each kernel double-buffers its streamed tiles where that was measured
   // to pay and they fit (BackwardKernelSpec::queryStages).
   if (spec.mmaHeadDim <= BackwardKernelSpec::kOneWarpHeadDim)
     spec.queryStages = BackwardKernelSpec::kMaxStages;
-  // The query windows (BackwardKernelSpec::queryWindows): R = 0 and top-left
-  // make every window start at its warp's first key, at or past query 0.
-  // With a softcap (tanh's slope beside P and dP) they spilled 8 bytes for
-  // sm_90.
-  const Band &band = spec.band;
-  spec.softcap = op.getFiniteSoftcap();
-  spec.queryWindows = spec.recomputesDq() && !spec.splitsVisit() &&
-                      !spec.softcap &&
-                      !spec.packed && spec.queryStages == 2 &&
-                      spec.mmaHeadDim <= BackwardKernelSpec::kMaxWindowHeadDim &&
-                      isNarrowBand(getBandWidth(band, /*seqKv=*/std::nullopt)) &&
-                      spec.keyBlocks() >= 2 && spec.keyBlocks() <= 4 &&
-                      band.align == Alignment::TopLeft && band.left &&
-                      band.right == 0 &&
-                      *band.left + 1 >= 4 * BackwardKernelSpec::kWindowQueries;
-  if (spec.queryWindows) {
-    spec.queryStages = windowSpanTiles(spec.windowShape()) + 1;
-    if (spec.sharedBytes() > sm80::kMaxSharedBytes) {
-      spec.queryWindows = false;
-      spec.queryStages = BackwardKernelSpec::kMaxStages;
-    }
-  }
   if (spec.sharedBytes() > sm80::kMaxSharedBytes)
     spec.queryStages = 1;
   if (spec.sharedBytes() > sm80::kMaxSharedBytes)
@@ -109,7 +87,9 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
              << sm80::kMaxSharedBytes << " bytes";
   }
 
+  spec.band = op.getMaskAttr().getBand();
   spec.scale = op.getScaleOrDefault();
+  spec.softcap = op.getFiniteSoftcap();
   spec.sinks = bool(op.getSinks());
   spec.deterministic = op.getDeterministic();
   spec.schedule = getKernelSchedule(op, tiles);

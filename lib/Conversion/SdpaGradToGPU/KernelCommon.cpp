@@ -193,21 +193,17 @@ static void walkFragmentPairs(
   }
 }
 
-void KernelBuilderBase::forEachB(
-    Value smem, function_ref<std::pair<Value, Value>(int64_t)> at, Value col0,
-    int64_t count, function_ref<void(int64_t, Value)> use) {
+void KernelBuilderBase::forEachB(Value smem, function_ref<Value(int64_t)> row0,
+                                 Value col0, Value stage, int64_t count,
+                                 function_ref<void(int64_t, Value)> use) {
   LdMatrixShape pair = LdMatrixShape::bPairAlongN();
   walkFragmentPairs(
       count, /*paired=*/true,
+      [&](int64_t j) { return loadB(smem, row0(j), col0, stage); },
       [&](int64_t j) {
-        auto [stage, row0] = at(j);
-        return loadB(smem, row0, col0, stage);
-      },
-      [&](int64_t j) {
-        auto [stage, row0] = at(j);
         return splitLdMatrixPair(b, pair,
                                  createLdMatrix(b, pair, smem,
-                                                stageIndices(stage), row0,
+                                                stageIndices(stage), row0(j),
                                                 col0, lane()));
       },
       use);

@@ -117,14 +117,14 @@ void MainKernelBuilder::emitSetup() {
   int64_t rowElems = spec.rowElems();
   kSmem = sharedView(spec.kOffset(), {spec.tiles.kv, rowElems}, elem);
   vSmem = sharedView(spec.vOffset(), {spec.tiles.kv, rowElems}, elem);
-  int64_t stages = spec.queryStages, rows = spec.streamRows();
-  qSmem = sharedView(spec.qOffset(), {stages, rows, rowElems}, elem);
-  doSmem = sharedView(spec.doOffset(), {stages, rows, rowElems}, elem);
+  int64_t stages = spec.queryStages;
+  qSmem = sharedView(spec.qOffset(), {stages, spec.tiles.q, rowElems}, elem);
+  doSmem = sharedView(spec.doOffset(), {stages, spec.tiles.q, rowElems}, elem);
   if (!spec.recomputesDq())
     dsSmem = sharedView(spec.dsOffset(), {spec.tiles.q, spec.dsRowElems()},
                         elem);
-  lseSmem = sharedView(spec.lseOffset(), {stages, rows}, f32Type);
-  deltaSmem = sharedView(spec.deltaOffset(), {stages, rows}, f32Type);
+  lseSmem = sharedView(spec.lseOffset(), {stages, spec.tiles.q}, f32Type);
+  deltaSmem = sharedView(spec.deltaOffset(), {stages, spec.tiles.q}, f32Type);
   if (spec.splitsVisit()) {
     int64_t rows = spec.tiles.kv, cols = spec.transposedRowElems();
     pTSmem = sharedView(spec.pTransposedOffset(), {rows, cols}, elem);
@@ -161,19 +161,17 @@ QueryVisit MainKernelBuilder::emitVisit(Value n, Value count,
 
 PendingRowStats MainKernelBuilder::emitFetch(const QueryVisit &visit,
                                              Value stage, Value enabled) {
-  int64_t rows = spec.streamRows();
   copyTileAsync(args["q"], visit.bases.q, qStrideS, visit.q0, seqQ, qSmem,
-                rows, stage, enabled);
+                spec.tiles.q, stage, enabled);
   copyTileAsync(args["do"], visit.bases.dO, doStrideS, visit.q0, seqQ, doSmem,
-                rows, stage, enabled);
+                spec.tiles.q, stage, enabled);
   // Thread r of a round fetches row r of it; the loads stay in flight until
-  // storeRowStats (a disabled fetch names valid rows: its stats are finite,
-  // and a query window's masked cells may read them).
+  // storeRowStats (a disabled fetch names a valid row and is never read).
   PendingRowStats stats;
   Type f32Type = b.getF32Type();
-  for (int64_t r0 = 0; r0 < rows; r0 += spec.threads()) {
+  for (int64_t r0 = 0; r0 < spec.tiles.q; r0 += spec.threads()) {
     Value r = add(tid, idx(r0));
-    Value live = cmp(arith::CmpIPredicate::ult, r, idx(rows));
+    Value live = cmp(arith::CmpIPredicate::ult, r, idx(spec.tiles.q));
     auto ifOp = scf::IfOp::create(
         b, TypeRange{f32Type, f32Type}, live, /*withElseRegion=*/true);
     {
@@ -198,7 +196,7 @@ void MainKernelBuilder::storeRowStats(const PendingRowStats &stats,
                                       Value stage) {
   for (auto [round, lse2] : llvm::enumerate(stats.lse2)) {
     Value r = add(tid, idx(int64_t(round) * spec.threads()));
-    Value live = cmp(arith::CmpIPredicate::ult, r, idx(spec.streamRows()));
+    Value live = cmp(arith::CmpIPredicate::ult, r, idx(spec.tiles.q));
     scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
       memref::StoreOp::create(b, lse2, lseSmem, ValueRange{stage, r});
       memref::StoreOp::create(b, stats.delta[round], deltaSmem,
@@ -210,23 +208,21 @@ void MainKernelBuilder::storeRowStats(const PendingRowStats &stats,
 
 SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
                                                      Value rows,
-                                                     const QueryBlocks &blocks) {
+                                                     Value stage) {
   // The reduction over head_dim is the outer loop, beside the part's
   // queries / 8 independent accumulator chains: one A fragment of the
   // warp's keys is live at a time (not head_dim / 4 registers: 64 x 128
   // tiles fit at d 128).
   Value warpRow0 = warpKeyRow0();
   int64_t kBlocks = spec.mmaHeadDim / sm80::kMmaK;
-  SmallVector<Value> products(blocks.row.size(), zeroAccumulator());
+  SmallVector<Value> products(spec.partQueries() / sm80::kMmaN,
+                              zeroAccumulator());
   for (int64_t kk = 0; kk < kBlocks; ++kk) {
     Value col0 = idx(kk * sm80::kMmaK);
     Value a = loadA(keyRows, warpRow0, col0);
     forEachB(
-        rows,
-        [&](int64_t j) {
-          return std::pair<Value, Value>(blocks.stage[j], blocks.row[j]);
-        },
-        col0, products.size(),
+        rows, [&](int64_t j) { return queryLocal(j); }, col0, stage,
+        products.size(),
         [&](int64_t j, Value bFrag) { products[j] = mma(a, bFrag, products[j]); });
   }
   return products;
@@ -259,21 +255,10 @@ SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
       });
 }
 
-Value MainKernelBuilder::statsPair(Value smem, const QueryBlocks &blocks,
-                                   int64_t j) {
+Value MainKernelBuilder::statsPair(Value smem, Value stage, int64_t j) {
   auto pairF32 = VectorType::get({2}, b.getF32Type());
-  Value qPair = add(blocks.row[j], fragCol);
-  return vector::LoadOp::create(b, pairF32, smem,
-                                ValueRange{blocks.stage[j], qPair});
-}
-
-QueryBlocks MainKernelBuilder::tileBlocks(Value stage) {
-  QueryBlocks blocks;
-  for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
-    blocks.stage.push_back(stage);
-    blocks.row.push_back(queryLocal(j));
-  }
-  return blocks;
+  Value qPair = add(queryLocal(j), fragCol);
+  return vector::LoadOp::create(b, pairF32, smem, ValueRange{stage, qPair});
 }
 
 /// With a cap c the forward's scores were S' = c tanh(scale S / c), so
@@ -283,13 +268,13 @@ QueryBlocks MainKernelBuilder::tileBlocks(Value stage) {
 /// and the chain rule through the cap scales dS by dS'/dS = 1 - tanh^2
 /// (docs/Semantics.md §7): dP^T is replaced by (dP^T - Delta)(1 - tanh^2)
 /// here, while tanh is at hand, so that dS^T = P^T * dP^T below.
-void MainKernelBuilder::recomputeCappedProbabilities(
-    SmallVectorImpl<Value> &p, SmallVectorImpl<Value> &dP,
-    const QueryBlocks &blocks) {
+void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
+                                                     SmallVectorImpl<Value> &dP,
+                                                     Value stage) {
   ProbabilityConstants constants = getProbabilityConstants();
-  for (int64_t j = 0; j < int64_t(p.size()); ++j) {
-    Value lsePair = statsPair(lseSmem, blocks, j);
-    Value deltaPair = statsPair(deltaSmem, blocks, j);
+  for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
+    Value lsePair = statsPair(lseSmem, stage, j);
+    Value deltaPair = statsPair(deltaSmem, stage, j);
     for (int64_t e = 0; e < 2; ++e) {
       Value negLse2 = arith::NegFOp::create(
           b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
@@ -373,31 +358,19 @@ void MainKernelBuilder::accumulateGradients(Value aP, Value aS, Value query0,
 void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
                                           Value stage, Value edge,
                                           GradAccumulators &acc) {
-  emitGradientStep(tileBlocks(stage), visit.q0, edge, acc);
-  // The dQ partial (every column) from the whole dS tile in shared memory
-  // (complete after a split visit's barrier); bwd_dq recomputes dQ instead.
-  if (spec.recomputesDq())
-    return;
-  if (!spec.splitsVisit())
-    gpu::BarrierOp::create(b);
-  emitDqUpdate(visit.t, visit.q0, visit.bases);
-}
-
-void MainKernelBuilder::emitGradientStep(const QueryBlocks &blocks, Value q0,
-                                         Value edge, GradAccumulators &acc) {
-  int64_t queryBlocks = blocks.row.size();
-  SmallVector<Value> s = keyRowProducts(kSmem, qSmem, blocks);
-  SmallVector<Value> dP = keyRowProducts(vSmem, doSmem, blocks);
+  Value q0 = visit.q0;
+  SmallVector<Value> s = keyRowProducts(kSmem, qSmem, stage);
+  SmallVector<Value> dP = keyRowProducts(vSmem, doSmem, stage);
 
   // P^T = exp2(S^T * scale * log2(e) - LSE * log2(e)), one fma per cell,
   // with the row stats of this thread's two query columns (8-byte loads).
   SmallVector<Value> p(s);
   if (spec.softcap) {
-    recomputeCappedProbabilities(p, dP, blocks);
+    recomputeCappedProbabilities(p, dP, stage);
   } else {
     ProbabilityConstants constants = getProbabilityConstants();
-    for (int64_t j = 0; j < queryBlocks; ++j) {
-      Value lsePair = statsPair(lseSmem, blocks, j);
+    for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
+      Value lsePair = statsPair(lseSmem, stage, j);
       for (int64_t e = 0; e < 2; ++e) {
         Value negLse2 = arith::NegFOp::create(
             b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
@@ -417,11 +390,11 @@ void MainKernelBuilder::emitGradientStep(const QueryBlocks &blocks, Value q0,
   Value scale = f32(spec.scale);
   Value keyLocal0 = threadKeyRow0();
   SmallVector<Value> dS(dP);
-  for (int64_t j = 0; j < queryBlocks; ++j) {
-    Value deltaPair = statsPair(deltaSmem, blocks, j);
+  for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
+    Value deltaPair = statsPair(deltaSmem, stage, j);
     for (int64_t e = 0; e < 2; ++e) {
       Value qInBlock = add(fragCol, idx(e));
-      Value qLocal = add(blocks.row[j], qInBlock);
+      Value qLocal = add(queryLocal(j), qInBlock);
       Value rowDelta =
           vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e});
       for (int64_t i = 0; i < 2; ++i) {
@@ -447,18 +420,24 @@ void MainKernelBuilder::emitGradientStep(const QueryBlocks &blocks, Value q0,
     storeTransposed(p, pTSmem);
     storeTransposed(dS, dsTSmem);
     gpu::BarrierOp::create(b);
-    emitGroupGradients(blocks.stage.front(), acc);
+    emitGroupGradients(stage, acc);
   } else {
     // dV += P^T dO, dK += dS^T Q (queries are the reduction), over every
-    // column, P^T and dS^T from this warp's registers; 16 queries (blocks
-    // 2 kq and 2 kq + 1) lie in one stage.
-    for (int64_t kq = 0; kq < queryBlocks / 2; ++kq) {
+    // column, P^T and dS^T from this warp's registers.
+    for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
       Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
       Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
-      accumulateGradients(aP, aS, blocks.row[2 * kq], blocks.stage[2 * kq],
-                          acc);
+      accumulateGradients(aP, aS, idx(kq * sm80::kMmaK), stage, acc);
     }
   }
+
+  // The dQ partial (every column) from the whole dS tile in shared memory
+  // (complete after a split visit's barrier); bwd_dq recomputes dQ instead.
+  if (spec.recomputesDq())
+    return;
+  if (!spec.splitsVisit())
+    gpu::BarrierOp::create(b);
+  emitDqUpdate(visit.t, q0, visit.bases);
 }
 
 void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {
@@ -588,15 +567,12 @@ void MainKernelBuilder::emitProgram() {
   BackwardBounds bounds =
       emitBackwardBounds(b, b.getLoc(), spec.schedule,
                          BoundsPolicy::BackwardKernel, kvTile, seqQ, seqKv);
-  // One walk of the query tiles (or this warp's query windows),
-  // accumulating the warp's (group's) columns.
+  Value count = sub(bounds.qEnd, bounds.qBegin);
+  // One walk of the query tiles, accumulating the warp's (group's) columns.
   GradAccumulators acc;
   acc.dK.assign(spec.groupBlocks(), zeroAccumulator());
   acc.dV = acc.dK;
-  if (spec.queryWindows)
-    emitWindowWalk(bounds, acc);
-  else
-    emitWalk(sub(bounds.qEnd, bounds.qBegin), bounds, acc);
+  emitWalk(count, bounds, acc);
   emitStoreGradients(acc);
 }
 

@@ -1,10 +1,8 @@
 //===- MainKernel.h - Builder of the backward kv-tile kernel ----*- C++ -*-===//
 //
 // The main backward kernel: one program per (key tile u = blockIdx.x, kv
-// head, batch). Defined in MainKernel.cpp (setup, the walk of query tiles,
-// P and dS, dK/dV), QueryWindows.cpp (the walk of
-// BackwardKernelSpec::queryWindows) and Relay.cpp (the dQ partial and its
-// adds, atomic or relayed).
+// head, batch). Defined in MainKernel.cpp (setup, loops, P and dS, dK/dV)
+// and Relay.cpp (the dQ partial and its adds, atomic or relayed).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,16 +40,6 @@ struct QueryVisit {
   Value t, q0;
 };
 
-/// Where the 8-query blocks of a step's queries lie in the Q, dO, LSE and
-/// Delta stages: block j at row row[j] of stage stage[j]. Blocks 2h and
-/// 2h + 1 share a stage and lie 8 rows apart (one ldmatrix x4 loads both).
-/// A query tile is one stage, its blocks at rows 8 j (past the part's first
-/// query in a split visit); a query window may start half-way into one
-/// stage and end in the next.
-struct QueryBlocks {
-  SmallVector<Value> stage, row;
-};
-
 /// LSE * log2(e) and Delta of the query rows this thread fetches (one per
 /// round of the block's threads over the tile's rows), on their way from
 /// global to shared memory.
@@ -74,10 +62,8 @@ private:
   /// The visit of step `n` of the walk over (query head, query tile), the
   /// heads of the group outer, each head's `count` tiles descending.
   QueryVisit emitVisit(Value n, Value count, const BackwardBounds &bounds);
-  /// Issues the copies of the streamed tile of `visit` (streamRows() query
-  /// rows from visit.q0) of Q and dO into `stage` and loads its row stats
-  /// into registers (Q and dO zero-filled unless `enabled`; the stats stay
-  /// finite).
+  /// Issues the copies of `visit`'s Q and dO into `stage` and loads its row
+  /// stats into registers (all zero-filled or unused unless `enabled`).
   PendingRowStats emitFetch(const QueryVisit &visit, Value stage,
                             Value enabled);
   /// Stores fetched row stats into `stage` of the LSE and Delta buffers.
@@ -86,29 +72,11 @@ private:
   /// queryStages stages).
   void emitWalk(Value count, const BackwardBounds &bounds,
                 GradAccumulators &acc);
-  /// One visit, its Q, dO and row stats in `stage`: emitGradientStep, then
-  /// the dQ partial's adds (accumulating dQ modes).
+  /// One visit, its Q, dO and row stats in `stage`: recomputes P (masked if
+  /// `edge`, an i1); forms dS; accumulates the group's columns of dK, dV;
+  /// adds the dQ partial (accumulating dQ modes).
   void emitQueryTileStep(const QueryVisit &visit, Value stage, Value edge,
                          GradAccumulators &acc);
-  /// The blocks of the query tile (or the visit's part) in `stage`.
-  QueryBlocks tileBlocks(Value stage);
-  /// The products of one step over the queries of `blocks`, the first at
-  /// query `q0`: recomputes P (masked if `edge`, an i1); forms dS (and dS *
-  /// scale in shared memory for an accumulated dQ); accumulates the group's
-  /// columns of dK and dV.
-  void emitGradientStep(const QueryBlocks &blocks, Value q0, Value edge,
-                        GradAccumulators &acc);
-
-  //===--- QueryWindows.cpp -----------------------------------------------===//
-  /// The walk of BackwardKernelSpec::queryWindows over the query heads of
-  /// the group: per head, its ring's prologue and the warp's windows.
-  void emitWindowWalk(const BackwardBounds &bounds, GradAccumulators &acc);
-  /// Fetches ring tile `i` (global query tile tile0 + i) of the head of
-  /// `bases` into its stage; enabled when it starts before `fetchEnd`.
-  PendingRowStats fetchWindowTile(const QueryHeadBases &bases, Value i,
-                                  Value fetchEnd);
-  /// The ring's stage of tile `i`.
-  Value windowStage(Value i);
   /// The tile-local first query of 8-query block `j` of this warp's part.
   Value queryLocal(int64_t j);
   /// The first head_dim column of 8-column block `dn` of this warp's
@@ -131,21 +99,18 @@ private:
   /// end - 1 - i.
   Value descending(Value i, Value end);
   /// Row stats of the two query columns of this thread in 8-query block `j`
-  /// of `blocks` (an 8-byte load of LSE or Delta from shared memory).
-  Value statsPair(Value smem, const QueryBlocks &blocks, int64_t j);
+  /// of `stage` (an 8-byte load of LSE or Delta from shared memory).
+  Value statsPair(Value smem, Value stage, int64_t j);
   /// P^T from the capped scores (S^T in `p` on entry) and, in place of
   /// dP^T, (dP^T - Delta) times the cap's derivative.
   void recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
-                                    SmallVectorImpl<Value> &dP,
-                                    const QueryBlocks &blocks);
-  /// K^T-side products: per 8-query block of `blocks`, S^T (or dP^T) of the
-  /// warp's 16 keys against its 8 queries of `rows` (Q or dO in shared
-  /// memory).
-  SmallVector<Value> keyRowProducts(Value keyRows, Value rows,
-                                    const QueryBlocks &blocks);
-  /// dV += P^T dO and dK += dS^T Q over the 16 queries from row `query0` of
-  /// `stage` and the group's columns, from the A fragments `aP` (P^T) and
-  /// `aS` (dS^T).
+                                    SmallVectorImpl<Value> &dP, Value stage);
+  /// K^T-side products: per 8-query block, S^T (or dP^T) of the warp's 16
+  /// keys against the 8 queries of `rows` (Q or dO in shared memory, at
+  /// `stage`).
+  SmallVector<Value> keyRowProducts(Value keyRows, Value rows, Value stage);
+  /// dV += P^T dO and dK += dS^T Q over the 16 queries from `query0` and
+  /// the group's columns, from the A fragments `aP` (P^T) and `aS` (dS^T).
   void accumulateGradients(Value aP, Value aS, Value query0, Value stage,
                            GradAccumulators &acc);
   /// Stores the group's columns of dK * scale and dV.
@@ -179,11 +144,6 @@ private:
   Value qStrideS, doStrideS;
   // The first copy group (K): every wait names it.
   Value copyGroup;
-  // queryWindows: the walk's first global query tile (of kWindowQueries),
-  // and per 8-query block of this warp's window the ring tile (from the
-  // step's first) and row it starts at; this warp's first window query.
-  Value windowTile0, windowStart;
-  SmallVector<Value> windowFirstTile, windowRow;
 };
 
 } // namespace mlir::sdpa::detail

@@ -15,6 +15,7 @@
 
 #include "SdpaDialect/Conversion/KernelArith.h"
 #include "SdpaDialect/Conversion/SdpaToGPU.h"
+#include "SdpaDialect/Conversion/WindowWalkIR.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace mlir::sdpa::detail {
@@ -187,7 +188,7 @@ private:
   // spec.warpWindows: this warp's first window key, the walk's first global
   // tile, and per 16-key block of a window its tile (at step 0) and row.
   Value windowStart, windowTile0;
-  SmallVector<Value> windowFirstTile, windowRow;
+  WindowBlocks windowBlocks;
   Value sinkLogit, sinkLog2; // sinks[head] and times log2(e) (spec.sinks)
   Value asyncGroup; // a group token for the waits (their count is what counts)
   SmallVector<Value> qFrags;

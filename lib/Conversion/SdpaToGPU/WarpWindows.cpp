@@ -38,13 +38,7 @@ SoftmaxState ForwardKernelBuilder::emitWindowWalk() {
   Value start0Clamped = arith::MaxSIOp::create(b, walk.start0, zero);
   windowTile0 = divu(start0Clamped, idx(tk));
   Value offset = sub(windowStart, mul(windowTile0, idx(tk)));
-  windowFirstTile.clear();
-  windowRow.clear();
-  for (int64_t kc = 0; kc < tk / sm80::kMmaK; ++kc) {
-    Value local = add(offset, idx(kc * sm80::kMmaK));
-    windowFirstTile.push_back(divu(local, idx(tk)));
-    windowRow.push_back(remu(local, idx(tk)));
-  }
+  windowBlocks = emitWindowBlocks(*this, offset, tk, sm80::kMmaK);
 
   // Prologue: Q and the first stages - 1 tiles; step 0 reads the first
   // span of them.
@@ -100,7 +94,8 @@ void ForwardKernelBuilder::emitWindowStep(Value j, TileMask mask,
   gpu::BarrierOp::create(b);
   copyWindowTile(add(j, idx(spec.stages - 1)));
   KeyBlocks keys;
-  for (auto [firstTile, row] : llvm::zip(windowFirstTile, windowRow)) {
+  for (auto [firstTile, row] :
+       llvm::zip(windowBlocks.firstTile, windowBlocks.row)) {
     keys.stage.push_back(remu(add(firstTile, j), idx(spec.stages)));
     keys.row.push_back(row);
   }
