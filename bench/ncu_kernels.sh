@@ -20,6 +20,7 @@ metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_e
 metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
 metrics+=,smsp__inst_executed.sum
 metrics+=,lts__t_sectors.avg.pct_of_peak_sustained_elapsed
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__waves_per_multiprocessor
 for stall in barrier long_scoreboard short_scoreboard mio_throttle wait \
              math_pipe_throttle lg_throttle not_selected; do
   metrics+=,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio
