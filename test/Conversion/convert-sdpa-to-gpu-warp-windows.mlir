@@ -23,13 +23,16 @@
 // CHECK: } {sdpa.key_tail, sdpa.masked}
 /// The others: window 0 masked and from the initial state (one step of its
 /// own, without the rescale of O and l and its vote), windows 1-3 unmasked,
-/// window 4 masked.
+/// window 4 masked. The steps read tiles 0 .. 6; window j copies tile j + 3
+/// (K and V, 2 16-byte chunks each a thread), so window 4 copies nothing.
 // CHECK: } else {
 // CHECK-NOT: nvvm.vote.sync
 // CHECK-NOT: scf.for
 // CHECK: scf.for %{{.+}} = %c1 to %c4 step %c1
+// CHECK-COUNT-4: nvgpu.device_async_copy
 // CHECK: } {sdpa.interior}
 // CHECK-NOT: scf.for
+// CHECK-NOT: nvgpu.device_async_copy
 // CHECK: gpu.return
 func.func @gpt_oss(%q: tensor<2x16x?x64xbf16>, %k: tensor<2x16x?x64xbf16>, %v: tensor<2x16x?x64xbf16>)
     -> tensor<2x16x?x64xbf16> {

@@ -187,9 +187,9 @@ int64_t ForwardKernelBuilder::pendingKvGroups() const {
 }
 
 void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
-                                      SoftmaxState &state) {
+                                      SoftmaxState &state, bool copiesNext) {
   if (spec.warpWindows) {
-    emitWindowStep(u, mask, state);
+    emitWindowStep(u, mask, state, /*firstStep=*/false, copiesNext);
     return;
   }
   Value stages = idx(spec.stages);
@@ -217,7 +217,8 @@ void ForwardKernelBuilder::emitKvStep(Value u, TileMask mask,
 }
 
 Value ForwardKernelBuilder::emitTileLoop(Value lo, Value hi, TileMask mask,
-                                         SoftmaxState &state) {
+                                         SoftmaxState &state,
+                                         bool copiesNext) {
   int64_t rows = state.rowMax.size();
   int64_t accs = state.acc.size();
   auto loop = scf::ForOp::create(
@@ -227,7 +228,7 @@ Value ForwardKernelBuilder::emitTileLoop(Value lo, Value hi, TileMask mask,
         b.setInsertionPoint(nested.getInsertionBlock(),
                             nested.getInsertionPoint());
         SoftmaxState inner = SoftmaxState::unflatten(iterArgs, rows, accs);
-        emitKvStep(u, mask, inner);
+        emitKvStep(u, mask, inner, copiesNext);
         scf::YieldOp::create(b, inner.flatten());
       });
   loop->setAttr(mask == TileMask::None ? "sdpa.interior" : "sdpa.masked",

@@ -66,8 +66,12 @@ private:
   /// The prologue and key walk over the program's key tiles (the edge,
   /// interior and key-tail loops): returns the state after the last tile.
   SoftmaxState emitTileWalk();
-  Value emitTileLoop(Value lo, Value hi, TileMask mask, SoftmaxState &state);
-  void emitKvStep(Value u, TileMask mask, SoftmaxState &state);
+  /// The steps [lo, hi) as one loop; `copiesNext` false: window steps copy
+  /// no tile (emitWindowStep).
+  Value emitTileLoop(Value lo, Value hi, TileMask mask, SoftmaxState &state,
+                     bool copiesNext = true);
+  void emitKvStep(Value u, TileMask mask, SoftmaxState &state,
+                  bool copiesNext = true);
   /// The copy groups a step's waits leave in flight: with K and V a group
   /// each per tile and the tiles up to u + stages - 2 issued, V(u) (or
   /// K(u + stages - 1)) and the 2 (stages - 2) groups after it.
@@ -85,9 +89,10 @@ private:
   /// the step's span.
   int64_t pendingWindowGroups() const;
   /// Window `j` of this warp, masked as `mask` says; `firstStep`: the
-  /// walk's first, from initialState().
+  /// walk's first, from initialState(); `copiesNext` false: tile j +
+  /// stages - 1 holds no key the program sees and is not copied.
   void emitWindowStep(Value j, TileMask mask, SoftmaxState &state,
-                      bool firstStep = false);
+                      bool firstStep = false, bool copiesNext = true);
 
   //===--- PackedSequences.cpp --------------------------------------------===//
   /// Reads sequence `sequence`'s extents off the cumulative offsets
