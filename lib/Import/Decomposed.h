@@ -91,7 +91,7 @@ struct Node {
   std::optional<Site> of;
   /// Scores divided by a constant (the softcap's S / c): c, and the scale
   /// before the division. For Tanh: the same c and scale.
-  std::optional<std::pair<double, double>> divided;
+  std::optional<std::pair<double, double>> divided = std::nullopt;
 };
 
 ArrayRef<int64_t> shapeOf(Value value);

@@ -24,12 +24,12 @@
 // CHECK: %[[ROOM:.+]] = arith.index_cast %{{.+}} : index to i32
 // CHECK: %[[W:.+]] = arith.constant 127 : i32
 // CHECK-NEXT: arith.cmpi ule, %[[ROOM]], %[[W]] : i32
-// CHECK: } {sdpa.masked}
 /// An unmasked tile: every row sees a key, so no -inf test of the max.
 // CHECK: scf.for
 // CHECK-NOT: arith.cmpf oeq
 // CHECK-NOT: arith.index_cast %{{.+}} : index to i32
 // CHECK: } {sdpa.interior}
+// CHECK: } {sdpa.masked}
 // CHECK: gpu.return
 ///
 /// Key tiles of 64 are not lean (gpt-oss's band at 128 x 64 with 8 warps

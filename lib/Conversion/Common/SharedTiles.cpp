@@ -221,7 +221,8 @@ Value mlir::sdpa::copyTileAsync(KernelArith &arith, const TileCopy &copy) {
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, tokenType, tokens);
   }
   int64_t chunks = copy.tileRows * chunksPerRow;
-  for (int64_t i = 0; i < llvm::divideCeil(chunks, copy.threads); ++i) {
+  int64_t rounds = llvm::divideCeil(chunks, copy.threads);
+  for (int64_t i = 0; i < rounds; ++i) {
     // One op per statement: the emission order is the statement order.
     Value first = arith.idx(i * copy.threads);
     Value chunk = arith.add(copy.tid, first);

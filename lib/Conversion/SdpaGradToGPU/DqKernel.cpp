@@ -255,8 +255,9 @@ private:
       // compiler's order of evaluating arguments.)
       Value firstChunk = mul(u, idx(spec.tiles.kv / chunkKeys()));
       Value chunk = add(firstChunk, idx(key0 / chunkKeys()));
-      auto [sees, partly] =
+      std::pair<Value, Value> tests =
           emitVisitTests(b, b.getLoc(), chunkBounds, chunk);
+      Value sees = tests.first, partly = tests.second;
       SmallVector<Value> unchanged = flatten(dQ);
       scf::IfOp ifOp = ifElse(sees, unchanged, [&] {
         emitChunkProducts(k0, key0, keys, stage, partly, tile, stats, dQ);

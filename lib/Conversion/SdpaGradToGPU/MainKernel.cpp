@@ -194,7 +194,8 @@ PendingRowStats MainKernelBuilder::emitFetch(const QueryVisit &visit,
 
 void MainKernelBuilder::storeRowStats(const PendingRowStats &stats,
                                       Value stage) {
-  for (auto [round, lse2] : llvm::enumerate(stats.lse2)) {
+  for (size_t round = 0; round < stats.lse2.size(); ++round) {
+    Value lse2 = stats.lse2[round];
     Value r = add(tid, idx(int64_t(round) * spec.threads()));
     Value live = cmp(arith::CmpIPredicate::ult, r, idx(spec.tiles.q));
     scf::IfOp::create(b, live, [&](OpBuilder &, Location) {

@@ -80,10 +80,17 @@ SoftmaxState ForwardKernelBuilder::emitWindowWalk() {
         windows + windowSpanTiles(spec.windowShape()) - spec.stages;
     auto emitSteps = [&](int64_t lo, int64_t hi, TileMask mask) {
       int64_t split = std::clamp(copyEnd, lo, hi);
-      if (lo < split)
-        emitTileLoop(idx(lo), idx(split), mask, inner, /*copiesNext=*/true);
-      if (split < hi)
-        emitTileLoop(idx(split), idx(hi), mask, inner, /*copiesNext=*/false);
+      auto emitLoop = [&](int64_t from, int64_t to, bool copiesNext) {
+        if (from >= to)
+          return;
+        // (One op a statement: the IR's order must not hang on the
+        // compiler's order of evaluating arguments.)
+        Value first = idx(from);
+        Value end = idx(to);
+        emitTileLoop(first, end, mask, inner, copiesNext);
+      };
+      emitLoop(lo, split, /*copiesNext=*/true);
+      emitLoop(split, hi, /*copiesNext=*/false);
     };
     emitWindowStep(zero, TileMask::Band, inner, /*firstStep=*/true);
     emitSteps(1, interiorBegin, TileMask::Band);
