@@ -54,9 +54,11 @@ void checkProgram(const Band &band, WindowShape shape, int64_t q0,
     }
     for (int64_t q = row0; q < row0 + shape.rows; ++q) {
       // Every key the row sees lies in the warp's windows.
-      for (int64_t k = 0; k < seqKv; ++k)
-        if (q < seqQ && band.isVisible(q, k, seqQ, seqKv))
+      for (int64_t k = 0; k < seqKv; ++k) {
+        if (q < seqQ && band.isVisible(q, k, seqQ, seqKv)) {
           ASSERT_TRUE(k >= start && k < end) << "row " << q << " key " << k;
+        }
+      }
       // An unclipped interior window is seen whole.
       if (walk.clipped)
         continue;

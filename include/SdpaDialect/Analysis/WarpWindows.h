@@ -76,6 +76,26 @@ inline std::pair<int64_t, int64_t> rhoRange(const Band &band) {
   return {0, 15};
 }
 
+/// The walk's counts, constants of the band and the shape: the windows a
+/// warp walks and its interior [interiorBegin, interiorEnd). They take
+/// rho's extremes: one value for top-left (delta = 0), [0, 15] for
+/// bottom-right, whose delta is known at run time only (more windows and a
+/// smaller interior hold every key and mask every cell the band does not
+/// show whole). `band` must have both edges bounded.
+struct WindowCounts {
+  int64_t windows, interiorBegin, interiorEnd;
+};
+inline WindowCounts windowCounts(const Band &band, WindowShape shape) {
+  int64_t left = *band.left, right = *band.right, tk = shape.tileKv;
+  auto [rhoMin, rhoMax] = rhoRange(band);
+  auto ceilDiv = [](int64_t x, int64_t y) { return (x + y - 1) / y; };
+  int64_t windows = ceilDiv(shape.rows + left + right + rhoMax, tk);
+  int64_t first = ceilDiv(shape.rows - 1 + rhoMax, tk);
+  int64_t last = std::min(
+      std::max<int64_t>((left + right + rhoMin + 1) / tk, first), windows);
+  return {windows, first, last};
+}
+
 namespace window_rules {
 
 /// The walk of the program whose first row is `q0`, over an emitter `e`
@@ -85,13 +105,8 @@ namespace window_rules {
 template <typename E, typename V>
 WindowWalk<V> walk(E &e, const Band &band, WindowShape shape, V q0, V delta,
                    V seqKv) {
-  int64_t left = *band.left, right = *band.right, tk = shape.tileKv;
-  // The counts take rho's extremes: one value for top-left (delta = 0),
-  // [0, 15] for bottom-right, whose delta is known at run time only, so
-  // that they stay constants (more windows and a smaller interior hold
-  // every key and mask every cell the band does not show whole).
-  auto [rhoMin, rhoMax] = rhoRange(band);
-  auto ceilDiv = [](int64_t x, int64_t y) { return (x + y - 1) / y; };
+  int64_t left = *band.left;
+  WindowCounts counts = windowCounts(band, shape);
   // One emitter call a statement: the order of the IR must not hang on
   // the compiler's order of evaluating arguments.
   WindowWalk<V> w;
@@ -101,16 +116,12 @@ WindowWalk<V> walk(E &e, const Band &band, WindowShape shape, V q0, V delta,
   V diagonal = e.add(q0, delta);
   V unaligned = e.sub(diagonal, leftEdge);
   w.start0 = e.sub(unaligned, w.rho);
-  int64_t windows = ceilDiv(shape.rows + left + right + rhoMax, tk);
-  int64_t first = ceilDiv(shape.rows - 1 + rhoMax, tk);
-  int64_t last = std::min(
-      std::max<int64_t>((left + right + rhoMin + 1) / tk, first), windows);
-  w.windows = e.idx(windows);
-  w.interiorBegin = e.idx(first);
-  w.interiorEnd = e.idx(last);
+  w.windows = e.idx(counts.windows);
+  w.interiorBegin = e.idx(counts.interiorBegin);
+  w.interiorEnd = e.idx(counts.interiorEnd);
   V lastWarp = e.idx(shape.rows * (shape.warps - 1));
   V startLast = e.add(w.start0, lastWarp);
-  V span = e.idx(tk * windows);
+  V span = e.idx(shape.tileKv * counts.windows);
   V end = e.add(startLast, span);
   V zero = e.idx(0);
   V before = e.slt(w.start0, zero);

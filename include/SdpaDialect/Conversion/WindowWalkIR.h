@@ -1,9 +1,9 @@
 //===- WindowWalkIR.h - The warp windows' walk as IR ------------*- C++ -*-===//
 //
 // window_rules::walk (Analysis/WarpWindows.h, checked there against the
-// brute-force mask) instantiated with `index` IR: the forward's key windows
-// and bwd_main's query windows (the same walk under the transposed band)
-// both take their program-wide values from here.
+// brute-force mask) instantiated with `index` IR, and the positions of a
+// window's blocks in the walk's ring: the forward's key windows
+// (ForwardKernelSpec::warpWindows) take their per-program values from here.
 //
 //===----------------------------------------------------------------------===//
 

@@ -90,7 +90,7 @@ private:
   int64_t pendingWindowGroups() const;
   /// Window `j` of this warp, masked as `mask` says; `firstStep`: the
   /// walk's first, from initialState(); `copiesNext` false: tile j +
-  /// stages - 1 holds no key the program sees and is not copied.
+  /// stages - 1 is past every tile the walk reads and is not copied.
   void emitWindowStep(Value j, TileMask mask, SoftmaxState &state,
                       bool firstStep = false, bool copiesNext = true);
 

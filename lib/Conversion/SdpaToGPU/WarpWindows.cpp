@@ -20,7 +20,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <algorithm>
 
@@ -72,12 +71,10 @@ SoftmaxState ForwardKernelBuilder::emitWindowWalk() {
     // tiles 0 .. windows + span - 2; steps from copyEnd on would copy a
     // tile past them (j + stages - 1), and copy nothing: the last step, at
     // stages = span + 1 (2-3% faster on an H100, bench/RESULTS.md
-    // 2026-12-06). The counts are constants of the band.
-    int64_t windows = *getConstantIntValue(walk.windows);
-    int64_t interiorBegin = *getConstantIntValue(walk.interiorBegin);
-    int64_t interiorEnd = *getConstantIntValue(walk.interiorEnd);
+    // 2026-12-06).
+    WindowCounts counts = windowCounts(spec.band, spec.windowShape());
     int64_t copyEnd =
-        windows + windowSpanTiles(spec.windowShape()) - spec.stages;
+        counts.windows + windowSpanTiles(spec.windowShape()) - spec.stages;
     auto emitSteps = [&](int64_t lo, int64_t hi, TileMask mask) {
       int64_t split = std::clamp(copyEnd, lo, hi);
       auto emitLoop = [&](int64_t from, int64_t to, bool copiesNext) {
@@ -93,9 +90,9 @@ SoftmaxState ForwardKernelBuilder::emitWindowWalk() {
       emitLoop(split, hi, /*copiesNext=*/false);
     };
     emitWindowStep(zero, TileMask::Band, inner, /*firstStep=*/true);
-    emitSteps(1, interiorBegin, TileMask::Band);
-    emitSteps(interiorBegin, interiorEnd, TileMask::None);
-    emitSteps(interiorEnd, windows, TileMask::Band);
+    emitSteps(1, counts.interiorBegin, TileMask::Band);
+    emitSteps(counts.interiorBegin, counts.interiorEnd, TileMask::None);
+    emitSteps(counts.interiorEnd, counts.windows, TileMask::Band);
     scf::YieldOp::create(b, inner.flatten());
   }
   return SoftmaxState::unflatten(paths.getResults(), rowValues, accs);
