@@ -21,7 +21,7 @@ namespace mlir::sdpa {
 TileShape resolveTiles(AttentionOpInterface op, TileShape options);
 
 /// The dQ mode of `op`: `option` where given, else the default rule's
-/// (getDefaultDqMode) for its head dim and band width.
+/// (getDefaultDqMode) for its head dim, band width, softcap and determinism.
 sdpa_schema::DqMode resolveDqMode(AttentionGradOp op,
                                   std::optional<sdpa_schema::DqMode> option);
 

@@ -36,10 +36,13 @@ mlir::sdpa::getDefaultForwardTiles(int64_t headDim,
 
 sdpa_schema::DqMode
 mlir::sdpa::getDefaultDqMode(int64_t headDim,
-                             std::optional<int64_t> bandWidth) {
-  if (isNarrowBand(bandWidth) && headDim <= 64)
-    return sdpa_schema::DqMode::Recompute;
-  return sdpa_schema::DqMode::Accumulate;
+                             std::optional<int64_t> bandWidth, bool capped,
+                             bool deterministic) {
+  if (headDim > kMaxRecomputeHeadDim)
+    return sdpa_schema::DqMode::Accumulate;
+  if (capped && !deterministic && !isNarrowBand(bandWidth))
+    return sdpa_schema::DqMode::Accumulate;
+  return sdpa_schema::DqMode::Recompute;
 }
 
 TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,

@@ -45,7 +45,9 @@ mlir::sdpa::resolveDqMode(AttentionGradOp op,
                           std::optional<sdpa_schema::DqMode> option) {
   if (option)
     return *option;
-  return getDefaultDqMode(op.getAttentionShape().headDim, getOpBandWidth(op));
+  return getDefaultDqMode(op.getAttentionShape().headDim, getOpBandWidth(op),
+                          op.getFiniteSoftcap().has_value(),
+                          op.getDeterministic());
 }
 
 int64_t mlir::sdpa::resolveForwardWarps(AttentionOp op, int64_t tileQ,

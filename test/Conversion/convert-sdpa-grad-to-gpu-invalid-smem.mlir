@@ -1,4 +1,4 @@
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=128 tile-kv=128" -verify-diagnostics
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=128 tile-kv=128 dq-mode=accumulate" -verify-diagnostics
 
 /// K, V, Q, dO tiles of 128 padded rows at head_dim 128, the dS tile and the
 /// row statistics need 175104 bytes, more than an SM80 block may use.

@@ -1,4 +1,4 @@
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=128 tile-kv=128 host-program=false" | FileCheck %s
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=128 tile-kv=128 host-program=false dq-mode=accumulate" | FileCheck %s
 
 /// bwd_main streams Q, dO and their row stats in two shared stages where
 /// they fit, else in one: with one stage there is no prefetch, and each visit

@@ -1,4 +1,4 @@
-// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=16 tile-kv=128 host-program=false" | FileCheck %s
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=16 tile-kv=128 host-program=false dq-mode=accumulate" | FileCheck %s
 
 /// The Q and dO tiles of 16 rows x 64 / 8 = 128 chunks of 16 bytes are
 /// copied by the 256 threads of the 8 warps: threads 128-255 issue no copy

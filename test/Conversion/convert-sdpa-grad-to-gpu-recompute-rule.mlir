@@ -1,9 +1,9 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="dq-mode=recompute" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=FORCED
 
-/// The default rule keeps accumulate for wide bands (here 4096 keys at
-/// d 128); dq-mode=recompute forces bwd_dq there (its tile_kv 128 is walked
-/// in two chunks of 64 keys).
+/// The default rule (getDefaultDqMode) recomputes dQ up to head_dim 128 on
+/// any band, here 4096 keys at d 128, as dq-mode=recompute does (bwd_dq
+/// walks its tile_kv 128 in two chunks of 64 keys).
 ///
 /// bwd_dq double-buffers K and V only up to mma width 96: at 128 it keeps
 /// one key stage and fetches each key tile after a barrier, waiting for it
@@ -14,8 +14,12 @@
 /// (bwd_main, mma width 128, 8 warps, keeps 2 query stages and no dS tile,
 /// which only an accumulated dQ reads: 2 * 34816 + 2 * 2 * 17408 +
 /// 2 * 2 * 64 * 4 = 140288.)
+// CHECK: kernel sdpa_bwd_main bwd_main\0Ablock 256 1 1\0Ashared_bytes 140288\0A
+// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 104448\0A
 // CHECK-LABEL: func.func @wide
-// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks
+// CHECK-NOT: sdpa_bwd_dq_convert
+// CHECK: return
 // FORCED: kernel sdpa_bwd_main bwd_main\0Ablock 256 1 1\0Ashared_bytes 140288\0A
 // FORCED-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 104448\0A
 // FORCED-LABEL: func.func @wide
@@ -55,7 +59,7 @@ func.func @wide(%q: tensor<1x2x?x128xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x
 // -----
 
 /// bwd_dq holds a warp's 16 rows of dQ in registers: recompute stops at
-/// head_dim 128, with the reason; the default rule never picks it there.
+/// head_dim 128, with the reason; the default rule accumulates there.
 // CHECK-LABEL: func.func @d192
 // CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert
 func.func @d192(%q: tensor<1x2x?x192xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x192xf16> {
@@ -64,4 +68,38 @@ func.func @d192(%q: tensor<1x2x?x192xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x
       : tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?xf32>
       -> tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>
   return %dq : tensor<1x2x?x192xf16>
+}
+
+// -----
+
+/// A capped, non-deterministic backward on a band wider than 512 keys
+/// accumulates dQ by default: recomputed, bwd_dq evaluates the cap's tanh on
+/// every cell again (1.5x slower at d 128, window 4096, softcap 50).
+// CHECK-LABEL: func.func @capped_wide
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert
+// FORCED-LABEL: func.func @capped_wide
+// FORCED: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks
+func.func @capped_wide(%q: tensor<1x2x?x128xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x128xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse
+      {mask = #sdpa.band<left = 4095, right = 0, align = top_left>, softcap = 50.0 : f32}
+      : tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>
+  return %dq : tensor<1x2x?x128xf16>
+}
+
+// -----
+
+/// Deterministic, the same capped backward recomputes dQ by default: bwd_dq
+/// is deterministic without the relay (0.69x the relay's time at d 120,
+/// causal, softcap 2).
+// CHECK-LABEL: func.func @capped_wide_deterministic
+// CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks
+// CHECK-NOT: sdpa_bwd_dq_convert
+// CHECK: return
+func.func @capped_wide_deterministic(%q: tensor<1x2x?x128xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x128xf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse
+      {mask = #sdpa.band<left = 4095, right = 0, align = top_left>, softcap = 50.0 : f32, deterministic}
+      : tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>, tensor<1x2x?x128xf16>
+  return %dq : tensor<1x2x?x128xf16>
 }

@@ -1,6 +1,6 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: sdpa-opt %s --sdpa-backward-pipeline="artifact-dir=%t artifact-name=bwd" -o /dev/null
+// RUN: sdpa-opt %s --sdpa-backward-pipeline="artifact-dir=%t artifact-name=bwd dq-mode=accumulate" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/bwd.ptx
 // RUN: %ptxas -arch=sm_80 -v %t/bwd.ptx -o %t/bwd.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 

@@ -157,17 +157,31 @@ TEST(KernelDefaults, BackwardCappedOrPackedKeepsEarlierWideTiles) {
   EXPECT_EQ(tiles(256, kWide, false), Tiles(32, 64));
 }
 
-/// The dQ mode: recompute on bands of at most 512 keys up to head_dim 64
-/// (gpt-oss measured), else accumulate (the heavy case measured slower).
-TEST(KernelDefaults, DqModeRecomputesNarrowBandsUpToD64) {
+/// The dQ mode: recompute up to head_dim 128 on every band, deterministic
+/// or not; accumulate past it (bwd_dq cannot) and for a capped
+/// non-deterministic backward on a band wider than 512 keys (measured 1.5x
+/// slower recomputed).
+TEST(KernelDefaults, DqModeRecomputesUpToD128) {
   using sdpa_schema::DqMode;
-  EXPECT_EQ(getDefaultDqMode(64, 128), DqMode::Recompute);
-  EXPECT_EQ(getDefaultDqMode(64, 512), DqMode::Recompute);
-  EXPECT_EQ(getDefaultDqMode(32, 1), DqMode::Recompute);
-  EXPECT_EQ(getDefaultDqMode(64, 513), DqMode::Accumulate);
-  EXPECT_EQ(getDefaultDqMode(64, kWide), DqMode::Accumulate);
-  EXPECT_EQ(getDefaultDqMode(80, 128), DqMode::Accumulate);
-  EXPECT_EQ(getDefaultDqMode(128, 4096), DqMode::Accumulate);
+  auto mode = [](int64_t d, std::optional<int64_t> width, bool capped,
+                 bool det) { return getDefaultDqMode(d, width, capped, det); };
+  EXPECT_EQ(mode(64, 128, false, false), DqMode::Recompute);
+  EXPECT_EQ(mode(32, 1, false, true), DqMode::Recompute);
+  EXPECT_EQ(mode(80, 128, false, true), DqMode::Recompute);
+  EXPECT_EQ(mode(96, kWide, false, false), DqMode::Recompute);
+  EXPECT_EQ(mode(128, 4096, false, false), DqMode::Recompute);
+  EXPECT_EQ(mode(128, 4096, false, true), DqMode::Recompute);
+  EXPECT_EQ(mode(kMaxRecomputeHeadDim, kWide, false, true),
+            DqMode::Recompute);
+  EXPECT_EQ(mode(kMaxRecomputeHeadDim + 8, 128, false, true),
+            DqMode::Accumulate);
+  EXPECT_EQ(mode(256, 4096, false, false), DqMode::Accumulate);
+  // A cap: accumulate only without determinism on a wide band.
+  EXPECT_EQ(mode(128, 4096, true, false), DqMode::Accumulate);
+  EXPECT_EQ(mode(128, 513, true, false), DqMode::Accumulate);
+  EXPECT_EQ(mode(128, kWide, true, false), DqMode::Accumulate);
+  EXPECT_EQ(mode(128, 512, true, false), DqMode::Recompute);
+  EXPECT_EQ(mode(120, kWide, true, true), DqMode::Recompute);
 }
 
 } // namespace

@@ -106,19 +106,30 @@ TileShape getDefaultBackwardTiles(int64_t headDim,
                                   std::optional<int64_t> bandWidth,
                                   bool deterministic, bool cappedOrPacked);
 
-/// The default dQ mode of a backward (docs/Artifact.md, "Backward kernels"):
+/// The widest head dim whose dQ bwd_dq can recompute: a warp holds its 16
+/// rows of dQ in registers (head_dim / 2 a thread) beside S and dP. Both
+/// the rule below and the lowering's check read it.
+constexpr int64_t kMaxRecomputeHeadDim = 128;
+
+/// The default dQ mode of a backward (docs/Artifact.md, "Backward kernels").
+/// `capped`: a finite softcap; `deterministic`: an accumulated dQ would be
+/// relayed. Measured on an H100 (bench/RESULTS.md, 2026-12-06 11:17 and
+/// 11:23; backward kernels alone, b 2, H 16, recomputed / accumulated):
 ///
-///   band <= 512 keys, head_dim <= 64          recompute (bwd_dq)
-///       gpt-oss (d 64, window 128) fwd+bwd, H200: 1.044 / 2.042 ms at
-///       16k / 32k against 1.178 / 2.310 accumulated with atomics and
-///       1.359 / 2.663 relayed (bench/RESULTS.md, 2026-12-02 15:40): faster
-///       than either, and deterministic at that speed.
-///   otherwise                                 accumulate
-///       heavy (d 128, window 4096) fwd+bwd 16k: 22.2 ms recomputed against
-///       18.0 accumulated; head dims 65..128 on narrow bands are not
-///       measured yet (and bwd_dq spills at d 80 and at d 112 x tile_kv 128).
+///   head_dim <= 128, unless below            recompute (bwd_dq)
+///       deterministic (against the relay): 0.46-0.69 at S 4k and 16k
+///       (d 24 and d 64 causal, d 80 window 128, d 120 causal with a cap,
+///       d 128 window 4096); non-deterministic (against atomics): d 128
+///       window 4096 0.95-0.98 (sinks 0.97), d 96 causal 0.82-0.84;
+///       gpt-oss (d 64, window 128) since 2026-12-02. Deterministic at the
+///       speed of the non-deterministic pass.
+///   capped, non-deterministic, band > 512    accumulate
+///       d 128, window 4096, softcap 50: recomputed 1.45-1.52x slower
+///       (bwd_dq evaluates the cap's tanh again on every cell).
+///   head_dim > kMaxRecomputeHeadDim          accumulate (bwd_dq cannot)
 sdpa_schema::DqMode getDefaultDqMode(int64_t headDim,
-                                     std::optional<int64_t> bandWidth);
+                                     std::optional<int64_t> bandWidth,
+                                     bool capped, bool deterministic);
 
 } // namespace mlir::sdpa
 

@@ -10,6 +10,7 @@
 #define SDPADIALECT_CONVERSION_SDPAGRADTOGPU_H
 
 #include "SdpaDialect/Analysis/Band.h"
+#include "SdpaDialect/Analysis/KernelDefaults.h"
 #include "SdpaDialect/Analysis/TileBounds.h"
 #include "SdpaDialect/Conversion/KernelParam.h"
 #include "SdpaDialect/Conversion/Sm80.h"
@@ -177,7 +178,7 @@ struct BackwardKernelSpec {
   /// getBackwardKernelSpec takes two row tiles up to mma width
   /// kMaxTwoRowTilesRecomputeHeadDim where tile_q is a multiple of 32 of at
   /// least 64 (two warps or more).
-  static constexpr int64_t kMaxRecomputeHeadDim = 128;
+  static constexpr int64_t kMaxRecomputeHeadDim = sdpa::kMaxRecomputeHeadDim;
   static constexpr int64_t kMaxTwoRowTilesRecomputeHeadDim = 64;
   int64_t dqRowTiles = 1;
   int64_t dqWarps() const { return tiles.q / (sm80::kMmaM * dqRowTiles); }
