@@ -39,8 +39,9 @@ enum class DqModeOption { Default, Accumulate, Recompute };
 inline auto getDqModeOptionValues() {
   return llvm::cl::values(
       clEnumValN(DqModeOption::Default, "default",
-                 "the default rule: recompute for bands of at most 512 keys "
-                 "up to head_dim 64, else accumulate"),
+                 "the default rule: recompute up to head_dim 128 unless "
+                 "capped, non-deterministic and wider than 512 keys, else "
+                 "accumulate"),
       clEnumValN(DqModeOption::Accumulate, "accumulate",
                  "bwd_main adds dQ partials into dq_accum (atomics, or the "
                  "relay when deterministic)"),

@@ -74,8 +74,9 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     dsink partials. No kernel takes `dq_accum` or `relay_counters`: dQ is
     bitwise repeatable in either `deterministic` setting. Up to head_dim
     128. `dq-mode=default` takes the rule of
-    `lib/Analysis/KernelDefaults.cpp`: recompute for bands of at most 512
-    keys up to head_dim 64, else accumulate.
+    `lib/Analysis/KernelDefaults.cpp`: recompute up to head_dim 128 (on any
+    band, deterministic or not) except for a capped non-deterministic
+    backward on a band wider than 512 keys, else accumulate.
 
     Workspaces: `delta` is `[B, Hq, Sq]` f32, `dq_accum` `[B, Hq, Sq, D]`
     f32 (dQ accumulated), `relay_counters` `[B, Hq, ceil(Sq / Tq)]` i32
