@@ -181,6 +181,8 @@ CONFIGS = {
     "bwd_f16_d128_win4096_nd": Config(B, "f16", 128, 4095, 0),
     "bwd_f16_d128_win4096_det": Config(B, "f16", 128, 4095, 0, deterministic=True),
     "bwd_bf16_d128_win4096_nd": Config(B, "bf16", 128, 4095, 0),
+    # The heavy benchmark case's deterministic row (ours-det).
+    "bwd_bf16_d128_win4096_det": Config(B, "bf16", 128, 4095, 0, deterministic=True),
     "bwd_f16_d64_brcausal_det": Config(B, "f16", 64, None, 0, "bottom_right",
                                        deterministic=True),
     "bwd_f16_d64_sym_det": Config(B, "f16", 64, 40, 40, deterministic=True),
