@@ -100,7 +100,9 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
 ///       With a softcap or packed sequences (`cappedOrPacked`) bwd_main
 ///       spills 8-20 bytes there (ptxas 13.0: d 120 with a cap, d 128 thd
 ///       with recomputed dQ), so those keep the earlier 32 x 128 (atomic
-///       dQ) and 32 x 64 (deterministic).
+///       dQ) and 32 x 64 (deterministic: chosen for the relay, kept since
+///       deterministic backwards recompute dQ, 0.69x the relay's time at
+///       d 120 with a cap).
 ///   otherwise                                 32 x 64 (as before)
 TileShape getDefaultBackwardTiles(int64_t headDim,
                                   std::optional<int64_t> bandWidth,
