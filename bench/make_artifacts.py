@@ -173,6 +173,12 @@ CONFIGS = {
     "bwd_f16_d80_win127_rc": Config(B, "f16", 80, 127, 0, dq_mode="recompute"),
     "bwd_bf16_d96_causal_rc": Config(B, "bf16", 96, None, 0, dq_mode="recompute"),
     "bwd_bf16_d128_win4096_rc": Config(B, "bf16", 128, 4095, 0, dq_mode="recompute"),
+    # Above d 128 bwd_dq takes key tiles of at most 32 (not the default rule).
+    "bwd_bf16_d256_win4095_softcap50_rc_det": Config(B, "bf16", 256, 4095, 0, deterministic=True,
+                                                     softcap=50.0, dq_mode="recompute",
+                                                     tile_q=32, tile_kv=32),
+    "bwd_f16_d160_sym_thd_sinks_rc": Config(B, "f16", 160, 40, 40, thd=True, sinks=True,
+                                            dq_mode="recompute", tile_q=32, tile_kv=32),
     "bwd_f16_d64_sym_rc": Config(B, "f16", 64, 40, 40, dq_mode="recompute"),
     "bwd_f16_d64_win127_nd": Config(B, "f16", 64, 127, 0),
     "bwd_f16_d64_win127_det": Config(B, "f16", 64, 127, 0, deterministic=True),

@@ -1,5 +1,6 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="dq-mode=recompute" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=FORCED
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="dq-mode=recompute tile-q=32 tile-kv=32" -split-input-file | FileCheck %s --check-prefix=TILED
 
 /// The default rule (getDefaultDqMode) recomputes dQ up to head_dim 128 on
 /// any band, here 4096 keys at d 128, as dq-mode=recompute does (bwd_dq
@@ -58,12 +59,19 @@ func.func @wide(%q: tensor<1x2x?x128xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x
 
 // -----
 
-/// bwd_dq holds a warp's 16 rows of dQ in registers: recompute stops at
-/// head_dim 128, with the reason; the default rule accumulates there.
+/// Above head_dim 128 bwd_dq recomputes dQ only with key tiles of at most
+/// 32 (its dQ takes head_dim / 2 registers a thread; the default 32 x 64
+/// spills), with the reason; the default rule accumulates there. With
+/// tile-kv=32 (the TILED run) it lowers to bwd_dq: 2 warps of 16 rows; by
+/// hand, rows of 192 + 8 halves, Q and dO [32][200] (12800 bytes each), K
+/// and V one stage of [32][200] (above mma width 96): 51200 bytes.
 // CHECK-LABEL: func.func @d192
 // CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert
+// TILED: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 51200\0A
+// TILED-LABEL: func.func @d192
+// TILED: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks
 func.func @d192(%q: tensor<1x2x?x192xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x192xf16> {
-  // expected-error @+1 {{expected head_dim at most 128 for dq-mode=recompute, got 192 (bwd_dq holds a warp's 16 rows of dQ in registers; use dq-mode=accumulate)}}
+  // expected-error @+1 {{expected tile_kv at most 32 for dq-mode=recompute above head_dim 128, got 64 at head_dim 192 (bwd_dq's dQ takes head_dim / 2 registers a thread; larger key tiles spill)}}
   %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = top_left>}
       : tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?xf32>
       -> tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>

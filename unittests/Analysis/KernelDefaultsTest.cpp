@@ -158,7 +158,7 @@ TEST(KernelDefaults, BackwardCappedOrPackedKeepsEarlierWideTiles) {
 }
 
 /// The dQ mode: recompute up to head_dim 128 on every band, deterministic
-/// or not; accumulate past it (bwd_dq cannot) and for a capped
+/// or not; accumulate past it (not measured there) and for a capped
 /// non-deterministic backward on a band wider than 512 keys (measured 1.5x
 /// slower recomputed).
 TEST(KernelDefaults, DqModeRecomputesUpToD128) {
@@ -171,9 +171,9 @@ TEST(KernelDefaults, DqModeRecomputesUpToD128) {
   EXPECT_EQ(mode(96, kWide, false, false), DqMode::Recompute);
   EXPECT_EQ(mode(128, 4096, false, false), DqMode::Recompute);
   EXPECT_EQ(mode(128, 4096, false, true), DqMode::Recompute);
-  EXPECT_EQ(mode(kMaxRecomputeHeadDim, kWide, false, true),
+  EXPECT_EQ(mode(kMaxDefaultRecomputeHeadDim, kWide, false, true),
             DqMode::Recompute);
-  EXPECT_EQ(mode(kMaxRecomputeHeadDim + 8, 128, false, true),
+  EXPECT_EQ(mode(kMaxDefaultRecomputeHeadDim + 8, 128, false, true),
             DqMode::Accumulate);
   EXPECT_EQ(mode(256, 4096, false, false), DqMode::Accumulate);
   // A cap: accumulate only without determinism on a wide band.

@@ -108,10 +108,11 @@ TileShape getDefaultBackwardTiles(int64_t headDim,
                                   std::optional<int64_t> bandWidth,
                                   bool deterministic, bool cappedOrPacked);
 
-/// The widest head dim whose dQ bwd_dq can recompute: a warp holds its 16
-/// rows of dQ in registers (head_dim / 2 a thread) beside S and dP. Both
-/// the rule below and the lowering's check read it.
-constexpr int64_t kMaxRecomputeHeadDim = 128;
+/// The widest head dim whose dQ the default rule recomputes: measured up to
+/// 128. Past it bwd_dq needs key tiles of at most 32
+/// (BackwardKernelSpec::kMaxWideRecomputeKeyTile), which the tile rule does
+/// not pick, and it is not timed.
+constexpr int64_t kMaxDefaultRecomputeHeadDim = 128;
 
 /// The default dQ mode of a backward (docs/Artifact.md, "Backward kernels").
 /// `capped`: a finite softcap; `deterministic`: an accumulated dQ would be
@@ -128,7 +129,7 @@ constexpr int64_t kMaxRecomputeHeadDim = 128;
 ///   capped, non-deterministic, band > 512    accumulate
 ///       d 128, window 4096, softcap 50: recomputed 1.45-1.52x slower
 ///       (bwd_dq evaluates the cap's tanh again on every cell).
-///   head_dim > kMaxRecomputeHeadDim          accumulate (bwd_dq cannot)
+///   head_dim > kMaxDefaultRecomputeHeadDim   accumulate (not measured)
 sdpa_schema::DqMode getDefaultDqMode(int64_t headDim,
                                      std::optional<int64_t> bandWidth,
                                      bool capped, bool deterministic);

@@ -72,8 +72,8 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     `[kv_interior_begin(t), kv_interior_end(t))` not; it stores
     `scale * dQ` once and, with sinks, program `(0, h, 0)` sums head h's
     dsink partials. No kernel takes `dq_accum` or `relay_counters`: dQ is
-    bitwise repeatable in either `deterministic` setting. Up to head_dim
-    128. `dq-mode=default` takes the rule of
+    bitwise repeatable in either `deterministic` setting. Above head_dim
+    128 only with tile-kv at most 32. `dq-mode=default` takes the rule of
     `lib/Analysis/KernelDefaults.cpp`: recompute up to head_dim 128 (on any
     band, deterministic or not) except for a capped non-deterministic
     backward on a band wider than 512 keys, else accumulate.

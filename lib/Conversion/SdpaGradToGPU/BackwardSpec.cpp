@@ -75,12 +75,15 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
       spec.dqRowTiles = 2;
     if (spec.dqSharedBytes() > sm80::kMaxSharedBytes)
       spec.keyStages = 1;
-    if (spec.mmaHeadDim > BackwardKernelSpec::kMaxRecomputeHeadDim)
-      return op.emitOpError("expected head_dim at most ")
-             << BackwardKernelSpec::kMaxRecomputeHeadDim
-             << " for dq-mode=recompute, got " << spec.headDim
-             << " (bwd_dq holds a warp's 16 rows of dQ in registers; use "
-                "dq-mode=accumulate)";
+    if (spec.mmaHeadDim > BackwardKernelSpec::kMaxFullTileRecomputeHeadDim &&
+        tiles.kv > BackwardKernelSpec::kMaxWideRecomputeKeyTile)
+      return op.emitOpError("expected tile_kv at most ")
+             << BackwardKernelSpec::kMaxWideRecomputeKeyTile
+             << " for dq-mode=recompute above head_dim "
+             << BackwardKernelSpec::kMaxFullTileRecomputeHeadDim << ", got "
+             << tiles.kv << " at head_dim " << spec.headDim
+             << " (bwd_dq's dQ takes head_dim / 2 registers a thread; larger "
+                "key tiles spill)";
     if (spec.dqSharedBytes() > sm80::kMaxSharedBytes)
       return op.emitOpError("expected the dQ kernel's shared memory (")
              << spec.dqSharedBytes() << " bytes) to fit in "
