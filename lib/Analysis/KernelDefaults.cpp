@@ -38,7 +38,7 @@ sdpa_schema::DqMode
 mlir::sdpa::getDefaultDqMode(int64_t headDim,
                              std::optional<int64_t> bandWidth, bool capped,
                              bool deterministic) {
-  if (headDim > kMaxDefaultRecomputeHeadDim)
+  if (headDim > kMaxFullTileRecomputeHeadDim)
     return sdpa_schema::DqMode::Accumulate;
   if (capped && !deterministic && !isNarrowBand(bandWidth))
     return sdpa_schema::DqMode::Accumulate;

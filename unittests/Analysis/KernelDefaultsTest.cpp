@@ -171,9 +171,9 @@ TEST(KernelDefaults, DqModeRecomputesUpToD128) {
   EXPECT_EQ(mode(96, kWide, false, false), DqMode::Recompute);
   EXPECT_EQ(mode(128, 4096, false, false), DqMode::Recompute);
   EXPECT_EQ(mode(128, 4096, false, true), DqMode::Recompute);
-  EXPECT_EQ(mode(kMaxDefaultRecomputeHeadDim, kWide, false, true),
+  EXPECT_EQ(mode(kMaxFullTileRecomputeHeadDim, kWide, false, true),
             DqMode::Recompute);
-  EXPECT_EQ(mode(kMaxDefaultRecomputeHeadDim + 8, 128, false, true),
+  EXPECT_EQ(mode(kMaxFullTileRecomputeHeadDim + 8, 128, false, true),
             DqMode::Accumulate);
   EXPECT_EQ(mode(256, 4096, false, false), DqMode::Accumulate);
   // A cap: accumulate only without determinism on a wide band.

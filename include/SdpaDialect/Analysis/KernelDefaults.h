@@ -108,11 +108,16 @@ TileShape getDefaultBackwardTiles(int64_t headDim,
                                   std::optional<int64_t> bandWidth,
                                   bool deterministic, bool cappedOrPacked);
 
-/// The widest head dim whose dQ the default rule recomputes: measured up to
-/// 128. Past it bwd_dq needs key tiles of at most 32
-/// (BackwardKernelSpec::kMaxWideRecomputeKeyTile), which the tile rule does
-/// not pick, and it is not timed.
-constexpr int64_t kMaxDefaultRecomputeHeadDim = 128;
+/// bwd_dq (dq-mode=recompute) takes any key tile up to mma width
+/// kMaxFullTileRecomputeHeadDim, and past it key tiles of at most
+/// kMaxWideRecomputeKeyTile: its dQ takes head_dim / 2 registers a thread,
+/// and with a key tile of 64 ptxas 13.0 spilled 4-856 bytes at d 136..256
+/// (at 32, d 160..256 compile clean: 238-247 registers, sm_90;
+/// bench/RESULTS.md 2026-12-06). The lowering refuses a larger tile; the
+/// default rule below recomputes only where any tile goes, since the tile
+/// rule does not pick 32 past d 128 (and recomputing there is not timed).
+constexpr int64_t kMaxFullTileRecomputeHeadDim = 128;
+constexpr int64_t kMaxWideRecomputeKeyTile = 32;
 
 /// The default dQ mode of a backward (docs/Artifact.md, "Backward kernels").
 /// `capped`: a finite softcap; `deterministic`: an accumulated dQ would be
@@ -129,7 +134,7 @@ constexpr int64_t kMaxDefaultRecomputeHeadDim = 128;
 ///   capped, non-deterministic, band > 512    accumulate
 ///       d 128, window 4096, softcap 50: recomputed 1.45-1.52x slower
 ///       (bwd_dq evaluates the cap's tanh again on every cell).
-///   head_dim > kMaxDefaultRecomputeHeadDim   accumulate (not measured)
+///   head_dim > kMaxFullTileRecomputeHeadDim  accumulate (not measured)
 sdpa_schema::DqMode getDefaultDqMode(int64_t headDim,
                                      std::optional<int64_t> bandWidth,
                                      bool capped, bool deterministic);

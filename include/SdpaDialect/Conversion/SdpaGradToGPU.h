@@ -10,6 +10,7 @@
 #define SDPADIALECT_CONVERSION_SDPAGRADTOGPU_H
 
 #include "SdpaDialect/Analysis/Band.h"
+#include "SdpaDialect/Analysis/KernelDefaults.h"
 #include "SdpaDialect/Analysis/TileBounds.h"
 #include "SdpaDialect/Conversion/KernelParam.h"
 #include "SdpaDialect/Conversion/Sm80.h"
@@ -178,12 +179,12 @@ struct BackwardKernelSpec {
   /// kMaxTwoRowTilesRecomputeHeadDim where tile_q is a multiple of 32 of at
   /// least 64 (two warps or more).
   /// Past mma width kMaxFullTileRecomputeHeadDim bwd_dq takes key tiles of
-  /// at most kMaxWideRecomputeKeyTile: its dQ takes head_dim / 2 registers
-  /// a thread, and with a key tile of 64 ptxas 13.0 interleaves the tile's
-  /// chunks and spills (4-856 bytes at d 136..256); at 32 d 160..256
-  /// compile clean (238-247 registers, sm_90; bench/RESULTS.md 2026-12-06).
-  static constexpr int64_t kMaxFullTileRecomputeHeadDim = 128;
-  static constexpr int64_t kMaxWideRecomputeKeyTile = 32;
+  /// at most kMaxWideRecomputeKeyTile (Analysis/KernelDefaults.h, which the
+  /// default dQ rule reads too).
+  static constexpr int64_t kMaxFullTileRecomputeHeadDim =
+      sdpa::kMaxFullTileRecomputeHeadDim;
+  static constexpr int64_t kMaxWideRecomputeKeyTile =
+      sdpa::kMaxWideRecomputeKeyTile;
   static constexpr int64_t kMaxTwoRowTilesRecomputeHeadDim = 64;
   int64_t dqRowTiles = 1;
   int64_t dqWarps() const { return tiles.q / (sm80::kMmaM * dqRowTiles); }
