@@ -180,6 +180,10 @@ CONFIGS = {
     "bwd_f16_d160_sym_thd_sinks_rc": Config(B, "f16", 160, 40, 40, thd=True, sinks=True,
                                             dq_mode="recompute", tile_q=32, tile_kv=32),
     "bwd_f16_d64_sym_rc": Config(B, "f16", 64, 40, 40, dq_mode="recompute"),
+    # bwd_main with two key row tiles a warp (tile_q <= 32, d <= 64, dQ
+    # recomputed): packed, sinks, a cap, a symmetric band.
+    "bwd_f16_d48_sym_thd_sinks_softcap2_kr2": Config(B, "f16", 48, 40, 40, thd=True, sinks=True,
+                                                     softcap=2.0, tile_q=32, tile_kv=64),
     "bwd_f16_d64_win127_nd": Config(B, "f16", 64, 127, 0),
     "bwd_f16_d64_win127_det": Config(B, "f16", 64, 127, 0, deterministic=True),
     "bwd_bf16_d64_win127_nd": Config(B, "bf16", 64, 127, 0),

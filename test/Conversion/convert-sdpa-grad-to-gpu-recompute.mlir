@@ -3,6 +3,7 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ACC
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=ROWTILES
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu -split-input-file | FileCheck %s --check-prefix=CHUNK
+// RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="tile-q=32 tile-kv=64" -split-input-file | FileCheck %s --check-prefix=KEYROWS
 
 /// bwd_dq's warp chunks (docs/Semantics.md §3.8): warp w of query tile t
 /// holds rows [32x, 32x + 31], x = 2t + w, and walks the key tile in chunks
@@ -48,6 +49,31 @@
 // ROWTILES: %[[B:.+]] = nvgpu.ldmatrix %{{.+}} {numTiles = 2 : i32, transpose = false} : memref<2x64x72xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // ROWTILES-NEXT: nvgpu.mma.sync(%[[A0]], %[[B]], %{{.+}})
 // ROWTILES-NEXT: nvgpu.mma.sync(%[[A1]], %[[B]], %{{.+}})
+
+/// bwd_main's two key row tiles a warp (BackwardKernelSpec::keyRowTiles):
+/// with dQ recomputed, mma width 64 <= 64, tile_q 32 <= 32 and tile_kv 64 a
+/// multiple of 32, warp w holds keys [32w, 32w + 31] of the tile: 64 / 32 =
+/// 2 warps, 64 threads. Per k16 block of S^T = K Q^T the K A-fragments of
+/// both row tiles (rows 32w + lane % 16 and 32w + 16 + lane % 16) are
+/// loaded, then each Q B-fragment (two from one x4 of the staged Q tile)
+/// feeds one mma.sync per row tile.
+// KEYROWS: kernel sdpa_bwd_main bwd_main\0Ablock 64 1 1\0A
+// KEYROWS-LABEL: gpu.func @sdpa_bwd_main(
+// KEYROWS: %[[WARP:.+]] = arith.divui %thread_id_x, %c32 : index
+// KEYROWS: scf.for
+// KEYROWS: %[[R0:.+]] = arith.muli %[[WARP]], %c32{{(_[0-9]+)?}} : index
+// KEYROWS: %[[A0:.+]] = nvgpu.ldmatrix %{{.+}} : memref<64x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// KEYROWS: %[[W32:.+]] = arith.muli %[[WARP]], %c32{{(_[0-9]+)?}} : index
+// KEYROWS-NEXT: %c16{{(_[0-9]+)?}} = arith.constant 16 : index
+// KEYROWS-NEXT: %[[R1:.+]] = arith.addi %[[W32]], %c16{{(_[0-9]+)?}} : index
+// KEYROWS: %[[A1:.+]] = nvgpu.ldmatrix %{{.+}} : memref<64x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// KEYROWS: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<2x32x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// KEYROWS: %[[B0:.+]] = vector.insert %{{.+}}, %{{.+}} [1] : vector<2xf16> into vector<2x2xf16>
+// KEYROWS: %[[B1:.+]] = vector.insert %{{.+}}, %{{.+}} [1] : vector<2xf16> into vector<2x2xf16>
+// KEYROWS-NEXT: nvgpu.mma.sync(%[[A0]], %[[B0]], %{{.+}})
+// KEYROWS-NEXT: nvgpu.mma.sync(%[[A1]], %[[B0]], %{{.+}})
+// KEYROWS-NEXT: nvgpu.mma.sync(%[[A0]], %[[B1]], %{{.+}})
+// KEYROWS-NEXT: nvgpu.mma.sync(%[[A1]], %[[B1]], %{{.+}})
 
 /// dq-mode=default picks recompute for a band of at most 512 keys up to
 /// head_dim 64 (lib/Analysis/KernelDefaults.cpp): a causal window of 128 keys

@@ -16,9 +16,10 @@
 /// at 36864, Delta at 36864 + 256 = 37120, 37376 bytes in all; bwd_dq (dQ
 /// recomputed, the default for this
 /// narrow band at d 64; 2 warps of 16 query rows) has Q, dO and K, V in 2
-/// stages: 2 * 4608 + 2 * 2 * 9216 = 46080 bytes.
+/// stages: 2 * 4608 + 2 * 2 * 9216 = 46080 bytes. bwd_main takes two key
+/// row tiles a warp (tile_q 32, d 64, dQ recomputed): 2 warps, 64 threads.
 // CHECK: sdpa_bwd_0 = "sdpa-artifact 1\0Adirection backward\0Adtype f16\0Ahead_dim 64\0Atile_q 32\0Atile_kv 64\0Aband 127 0 top_left\0Ascale 0.125\0Avarlen 0\0Asoftcap 30\0Adeterministic 0\0A
-// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 37376\0A
+// CHECK-SAME: kernel sdpa_bwd_main bwd_main\0Ablock 64 1 1\0Ashared_bytes 37376\0A
 // CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 46080\0A
 
 // CHECK-LABEL: gpu.func @sdpa_bwd_main

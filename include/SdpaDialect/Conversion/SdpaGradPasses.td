@@ -20,7 +20,10 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
       the rows of `dq_accum` and, with `deterministic`, the relay counter
       `relay_counters[b, h, t]` (the runtime needs no memset);
     * `sdpa_bwd_main`, grid `(ceil(Skv / Tk), Hkv, B)`, `Tk / 16` warps
-      (`Tk / 8` above mma width 128, whose visits are split, below):
+      (`Tk / 8` above mma width 128, whose visits are split, below;
+      `Tk / 32` with dQ recomputed up to mma width 64 at `Tq <= 32`, a
+      warp holding two m16 key row tiles, so that each Q and dO fragment it
+      reads feeds two `mma.sync`):
       key tile `u = blockIdx.x` walks, for each query head of its kv head in
       ascending order, exactly the query tiles `[q_begin(u), q_end(u))`
       in descending order (`affine.max`/`affine.min` of the schedule's maps):

@@ -101,7 +101,21 @@ struct BackwardKernelSpec {
   /// Queries per part of the query tile in the first phase of a split
   /// visit (the tile otherwise).
   int64_t partQueries() const { return tiles.q / columnGroups(); }
-  int64_t warps() const { return keyBlocks() * columnGroups(); }
+  /// bwd_main's m16 key row tiles a warp (16 or 32 keys): at 2 every Q
+  /// and dO fragment a warp reads from shared memory feeds two mma, not one.
+  /// dK and dV then take 4 * columns registers a thread and S^T and dP^T
+  /// 4 * tile_q / 8 each, so getBackwardKernelSpec takes 2 only with dQ
+  /// recomputed (no dS tile, no relay), one column group, mma width at most
+  /// kMaxTwoKeyRowTilesHeadDim, tile_q at most kMaxTwoKeyRowTilesQueries
+  /// and tile_kv a multiple of 32.
+  static constexpr int64_t kMaxTwoKeyRowTilesHeadDim = 64;
+  static constexpr int64_t kMaxTwoKeyRowTilesQueries = 32;
+  int64_t keyRowTiles = 1;
+  /// Keys a warp holds (16 keyRowTiles).
+  int64_t warpKeys() const { return sm80::kMmaM * keyRowTiles; }
+  int64_t warps() const {
+    return tiles.kv / warpKeys() * columnGroups();
+  }
   int64_t threads() const { return warps() * sm80::kWarpSize; }
   /// Threads of the preprocessing and dQ conversion kernels.
   int64_t rowThreads() const { return 128; }

@@ -66,6 +66,11 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
     return op.emitOpError("expected the backward kernel's shared memory (")
            << spec.sharedBytes() << " bytes) to fit in "
            << sm80::kMaxSharedBytes << " bytes";
+  if (spec.recomputesDq() && !spec.splitsVisit() &&
+      spec.mmaHeadDim <= BackwardKernelSpec::kMaxTwoKeyRowTilesHeadDim &&
+      tiles.q <= BackwardKernelSpec::kMaxTwoKeyRowTilesQueries &&
+      tiles.kv % (2 * sm80::kMmaM) == 0)
+    spec.keyRowTiles = 2;
   if (spec.recomputesDq()) {
     if (spec.mmaHeadDim <= BackwardKernelSpec::kMaxPrefetchRecomputeHeadDim)
       spec.keyStages = BackwardKernelSpec::kMaxStages;

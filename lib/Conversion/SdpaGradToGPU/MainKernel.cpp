@@ -3,7 +3,9 @@
 // One program per (key tile u = blockIdx.x, kv head = blockIdx.y, batch =
 // blockIdx.z), one warp per 16 keys of the tile (two above mma width 128,
 // one per half of the dK and dV columns, whose visits are split in two
-// phases: BackwardKernelSpec::columnGroups). K and V stay in shared
+// phases: BackwardKernelSpec::columnGroups), or per 32 keys (two m16 key
+// row tiles, BackwardKernelSpec::keyRowTiles: each Q and dO fragment read
+// from shared memory feeds both). K and V stay in shared
 // memory; for each query head of the kv head's group (in ascending order,
 // so dK and dV are deterministic) the program walks exactly its query tiles
 // [q_begin(u), q_end(u)) (emitBackwardBounds) in descending order, and per
@@ -214,26 +216,30 @@ SmallVector<Value> MainKernelBuilder::keyRowProducts(Value keyRows,
   // queries / 8 independent accumulator chains: one A fragment of the
   // warp's keys is live at a time (not head_dim / 4 registers: 64 x 128
   // tiles fit at d 128).
-  Value warpRow0 = warpKeyRow0();
   int64_t kBlocks = spec.mmaHeadDim / sm80::kMmaK;
-  SmallVector<Value> products(spec.partQueries() / sm80::kMmaN,
-                              zeroAccumulator());
+  int64_t blocks = queryBlocks();
+  SmallVector<Value> products(spec.keyRowTiles * blocks, zeroAccumulator());
   for (int64_t kk = 0; kk < kBlocks; ++kk) {
     Value col0 = idx(kk * sm80::kMmaK);
-    Value a = loadA(keyRows, warpRow0, col0);
+    SmallVector<Value> a;
+    for (int64_t r = 0; r < spec.keyRowTiles; ++r)
+      a.push_back(loadA(keyRows, warpKeyRow0(r), col0));
     forEachB(
-        rows, [&](int64_t j) { return queryLocal(j); }, col0, stage,
-        products.size(),
-        [&](int64_t j, Value bFrag) { products[j] = mma(a, bFrag, products[j]); });
+        rows, [&](int64_t j) { return queryLocal(j); }, col0, stage, blocks,
+        [&](int64_t j, Value bFrag) {
+          for (int64_t r = 0; r < spec.keyRowTiles; ++r)
+            products[r * blocks + j] =
+                mma(a[r], bFrag, products[r * blocks + j]);
+        });
   }
   return products;
 }
 
 SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
                                                    Value q0, Value edge) {
-  // Cell (query, key) of this thread: query = q0 + q_part + 2 (lane % 4) +
-  // 8 j + e, key = k0 + 16 keyBlock + lane / 4 + 8 i (q_part = 0 and
-  // keyBlock = warp unless the visit is split).
+  // Cell (query, key) of this thread in fragment (r, j): query = q0 +
+  // q_part + 2 (lane % 4) + 8 j + e, key = k0 + warpKeyRow0(0) + 16 r +
+  // lane / 4 + 8 i (q_part = 0 unless the visit is split).
   //
   // Keys past Skv need no test where bwd_dq forms dQ: K and V are zero
   // there, and such a key's P and dS reach only its own rows of dV and dK
@@ -250,9 +256,12 @@ SmallVector<Value> MainKernelBuilder::emitBandMask(ArrayRef<Value> p,
     return BandCellTest(*this, spec.band, threadQuery, threadKey, delta,
                         keyLimit, /*narrow=*/true);
   };
+  int64_t blocks = queryBlocks();
   return KernelBuilderBase::emitBandMask(
-      p, edge, makeTest, [](int64_t j, int64_t i, int64_t e) {
-        return std::pair<int64_t, int64_t>(j * sm80::kMmaN + e, 8 * i);
+      p, edge, makeTest, [&](int64_t rj, int64_t i, int64_t e) {
+        int64_t r = rj / blocks, j = rj % blocks;
+        return std::pair<int64_t, int64_t>(j * sm80::kMmaN + e,
+                                           sm80::kMmaM * r + 8 * i);
       });
 }
 
@@ -273,7 +282,8 @@ void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
                                                      SmallVectorImpl<Value> &dP,
                                                      Value stage) {
   ProbabilityConstants constants = getProbabilityConstants();
-  for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
+  int64_t blocks = queryBlocks();
+  for (int64_t j = 0; j < blocks; ++j) {
     Value lsePair = statsPair(lseSmem, stage, j);
     Value deltaPair = statsPair(deltaSmem, stage, j);
     for (int64_t e = 0; e < 2; ++e) {
@@ -281,13 +291,16 @@ void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
           b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
       Value rowDelta =
           vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e});
-      for (int64_t i = 0; i < 2; ++i) {
-        Value slope;
-        Value prob =
-            recomputeProbability(constants, extract(p[j], i, e), negLse2, &slope);
-        p[j] = insert(prob, p[j], i, e);
-        Value dPMinusDelta = fsub(extract(dP[j], i, e), rowDelta);
-        dP[j] = insert(fmul(dPMinusDelta, slope), dP[j], i, e);
+      for (int64_t r = 0; r < spec.keyRowTiles; ++r) {
+        int64_t rj = r * blocks + j;
+        for (int64_t i = 0; i < 2; ++i) {
+          Value slope;
+          Value prob = recomputeProbability(constants, extract(p[rj], i, e),
+                                            negLse2, &slope);
+          p[rj] = insert(prob, p[rj], i, e);
+          Value dPMinusDelta = fsub(extract(dP[rj], i, e), rowDelta);
+          dP[rj] = insert(fmul(dPMinusDelta, slope), dP[rj], i, e);
+        }
       }
     }
   }
@@ -303,12 +316,17 @@ Value MainKernelBuilder::columnBlock0(int64_t dn) {
   return groupColumn0 ? add(groupColumn0, offset) : offset;
 }
 
-Value MainKernelBuilder::warpKeyRow0() {
-  return mul(keyBlock, idx(sm80::kMmaM));
+int64_t MainKernelBuilder::queryBlocks() const {
+  return spec.partQueries() / sm80::kMmaN;
 }
 
-Value MainKernelBuilder::threadKeyRow0() {
-  return add(warpKeyRow0(), fragRow);
+Value MainKernelBuilder::warpKeyRow0(int64_t r) {
+  Value row0 = mul(keyBlock, idx(spec.warpKeys()));
+  return r == 0 ? row0 : add(row0, idx(sm80::kMmaM * r));
+}
+
+Value MainKernelBuilder::threadKeyRow0(int64_t r) {
+  return add(warpKeyRow0(r), fragRow);
 }
 
 void MainKernelBuilder::storeTransposed(ArrayRef<Value> frags, Value smem) {
@@ -338,28 +356,34 @@ void MainKernelBuilder::emitGroupGradients(Value stage,
     Value query0 = idx(kq * sm80::kMmaK);
     Value aP = loadA(pTSmem, keyRow0, query0);
     Value aS = loadA(dsTSmem, keyRow0, query0);
-    accumulateGradients(aP, aS, query0, stage, acc);
+    accumulateGradients({aP}, {aS}, query0, stage, acc);
   }
 }
 
-void MainKernelBuilder::accumulateGradients(Value aP, Value aS, Value query0,
+void MainKernelBuilder::accumulateGradients(ArrayRef<Value> aP,
+                                            ArrayRef<Value> aS, Value query0,
                                             Value stage,
                                             GradAccumulators &acc) {
   auto col0 = [&](int64_t dn) { return columnBlock0(dn); };
-  forEachBTransposed(doSmem, query0, col0, stage, spec.groupBlocks(),
-                     [&](int64_t dn, Value bFrag) {
-                       acc.dV[dn] = mma(aP, bFrag, acc.dV[dn]);
-                     });
-  forEachBTransposed(qSmem, query0, col0, stage, spec.groupBlocks(),
-                     [&](int64_t dn, Value bFrag) {
-                       acc.dK[dn] = mma(aS, bFrag, acc.dK[dn]);
-                     });
+  int64_t blocks = spec.groupBlocks();
+  auto accumulate = [&](Value smem, ArrayRef<Value> a,
+                        SmallVectorImpl<Value> &sums) {
+    forEachBTransposed(smem, query0, col0, stage, blocks,
+                       [&](int64_t dn, Value bFrag) {
+                         for (auto [r, aFrag] : llvm::enumerate(a))
+                           sums[r * blocks + dn] =
+                               mma(aFrag, bFrag, sums[r * blocks + dn]);
+                       });
+  };
+  accumulate(doSmem, aP, acc.dV);
+  accumulate(qSmem, aS, acc.dK);
 }
 
 void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
                                           Value stage, Value edge,
                                           GradAccumulators &acc) {
   Value q0 = visit.q0;
+  int64_t blocks = queryBlocks();
   SmallVector<Value> s = keyRowProducts(kSmem, qSmem, stage);
   SmallVector<Value> dP = keyRowProducts(vSmem, doSmem, stage);
 
@@ -370,15 +394,18 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
     recomputeCappedProbabilities(p, dP, stage);
   } else {
     ProbabilityConstants constants = getProbabilityConstants();
-    for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
+    for (int64_t j = 0; j < blocks; ++j) {
       Value lsePair = statsPair(lseSmem, stage, j);
       for (int64_t e = 0; e < 2; ++e) {
         Value negLse2 = arith::NegFOp::create(
             b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
-        for (int64_t i = 0; i < 2; ++i) {
-          Value prob = recomputeProbability(constants, extract(s[j], i, e),
-                                            negLse2, /*slope=*/nullptr);
-          p[j] = insert(prob, p[j], i, e);
+        for (int64_t r = 0; r < spec.keyRowTiles; ++r) {
+          int64_t rj = r * blocks + j;
+          for (int64_t i = 0; i < 2; ++i) {
+            Value prob = recomputeProbability(constants, extract(s[rj], i, e),
+                                              negLse2, /*slope=*/nullptr);
+            p[rj] = insert(prob, p[rj], i, e);
+          }
         }
       }
     }
@@ -389,29 +416,31 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
   // dS^T = P^T * (dP^T - Delta) in place of dP^T; dS * scale to shared
   // memory for the dQ product.
   Value scale = f32(spec.scale);
-  Value keyLocal0 = threadKeyRow0();
   SmallVector<Value> dS(dP);
-  for (int64_t j = 0; j < spec.partQueries() / sm80::kMmaN; ++j) {
+  for (int64_t j = 0; j < blocks; ++j) {
     Value deltaPair = statsPair(deltaSmem, stage, j);
     for (int64_t e = 0; e < 2; ++e) {
       Value qInBlock = add(fragCol, idx(e));
       Value qLocal = add(queryLocal(j), qInBlock);
       Value rowDelta =
           vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e});
-      for (int64_t i = 0; i < 2; ++i) {
-        Value keyLocal = add(keyLocal0, idx(8 * i));
-        // With a softcap dP already holds (dP - Delta) (1 - tanh^2).
-        Value dPMinusDelta = spec.softcap
-                                 ? extract(dP[j], i, e)
-                                 : fsub(extract(dP[j], i, e), rowDelta);
-        Value grad = fmul(extract(p[j], i, e), dPMinusDelta);
-        dS[j] = insert(grad, dS[j], i, e);
-        if (spec.recomputesDq())
-          continue; // bwd_dq forms dQ: no dS tile in shared memory
-        Value scaled =
-            arith::TruncFOp::create(b, spec.elementType, fmul(grad, scale));
-        memref::StoreOp::create(b, scaled, dsSmem,
-                                ValueRange{qLocal, keyLocal});
+      for (int64_t r = 0; r < spec.keyRowTiles; ++r) {
+        int64_t rj = r * blocks + j;
+        for (int64_t i = 0; i < 2; ++i) {
+          // With a softcap dP already holds (dP - Delta) (1 - tanh^2).
+          Value dPMinusDelta = spec.softcap
+                                   ? extract(dP[rj], i, e)
+                                   : fsub(extract(dP[rj], i, e), rowDelta);
+          Value grad = fmul(extract(p[rj], i, e), dPMinusDelta);
+          dS[rj] = insert(grad, dS[rj], i, e);
+          if (spec.recomputesDq())
+            continue; // bwd_dq forms dQ: no dS tile in shared memory
+          Value keyLocal = add(threadKeyRow0(r), idx(8 * i));
+          Value scaled =
+              arith::TruncFOp::create(b, spec.elementType, fmul(grad, scale));
+          memref::StoreOp::create(b, scaled, dsSmem,
+                                  ValueRange{qLocal, keyLocal});
+        }
       }
     }
   }
@@ -426,8 +455,12 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
     // dV += P^T dO, dK += dS^T Q (queries are the reduction), over every
     // column, P^T and dS^T from this warp's registers.
     for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
-      Value aP = accumulatorsToA(p[2 * kq], p[2 * kq + 1]);
-      Value aS = accumulatorsToA(dS[2 * kq], dS[2 * kq + 1]);
+      SmallVector<Value> aP, aS;
+      for (int64_t r = 0; r < spec.keyRowTiles; ++r) {
+        int64_t rj = r * blocks + 2 * kq;
+        aP.push_back(accumulatorsToA(p[rj], p[rj + 1]));
+        aS.push_back(accumulatorsToA(dS[rj], dS[rj + 1]));
+      }
       accumulateGradients(aP, aS, idx(kq * sm80::kMmaK), stage, acc);
     }
   }
@@ -449,9 +482,9 @@ void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {
   auto pairType = VectorType::get({2}, spec.elementType);
   auto pairF32 = VectorType::get({2}, b.getF32Type());
   Value scale = vector::BroadcastOp::create(b, pairF32, f32(spec.scale));
-  Value keyLocal0 = threadKeyRow0();
-  for (int64_t i = 0; i < 2; ++i) {
-    Value key = add(k0, add(keyLocal0, idx(8 * i)));
+  for (int64_t ri = 0; ri < 2 * spec.keyRowTiles; ++ri) {
+    int64_t r = ri / 2, i = ri % 2;
+    Value key = add(k0, add(threadKeyRow0(r), idx(8 * i)));
     Value live = cmp(arith::CmpIPredicate::ult, key, seqKv);
     scf::IfOp::create(b, live, [&](OpBuilder &, Location) {
       // The columns past the head dim (zero) are not stored: a group's
@@ -464,10 +497,10 @@ void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {
         Value block0 = columnBlock0(dn);
         auto storeBlock = [&] {
           Value col = add(block0, fragCol);
-          Value dk = vector::ExtractOp::create(b, acc.dK[dn],
+          Value dk = vector::ExtractOp::create(b, acc.dK[r * blocks + dn],
                                                ArrayRef<int64_t>{i});
           dk = arith::MulFOp::create(b, dk, scale);
-          Value dv = vector::ExtractOp::create(b, acc.dV[dn],
+          Value dv = vector::ExtractOp::create(b, acc.dV[r * blocks + dn],
                                                ArrayRef<int64_t>{i});
           // One statement per op: the IR's order must not depend on the
           // compiler's order of evaluating arguments.
@@ -571,7 +604,7 @@ void MainKernelBuilder::emitProgram() {
   Value count = sub(bounds.qEnd, bounds.qBegin);
   // One walk of the query tiles, accumulating the warp's (group's) columns.
   GradAccumulators acc;
-  acc.dK.assign(spec.groupBlocks(), zeroAccumulator());
+  acc.dK.assign(spec.keyRowTiles * spec.groupBlocks(), zeroAccumulator());
   acc.dV = acc.dK;
   emitWalk(count, bounds, acc);
   emitStoreGradients(acc);

@@ -14,9 +14,10 @@
 
 namespace mlir::sdpa::detail {
 
-/// The register accumulators of one thread: dK and dV of its warp's 16 keys,
-/// one fragment per 8 columns each, over its group's columns
-/// (BackwardKernelSpec::groupBlocks; every column up to mma width 128).
+/// The register accumulators of one thread: dK and dV of its warp's keys,
+/// one fragment per key row tile r and 8 columns dn each (at r *
+/// groupBlocks + dn), over its group's columns (BackwardKernelSpec::
+/// groupBlocks; every column up to mma width 128).
 struct GradAccumulators {
   SmallVector<Value> dK, dV;
 
@@ -82,10 +83,13 @@ private:
   /// The first head_dim column of 8-column block `dn` of this warp's
   /// columns (past groupColumn0 in a split visit).
   Value columnBlock0(int64_t dn);
-  /// The tile-local first key of this warp's key block (16 keyBlock), and
-  /// of this thread's fragment rows (plus lane / 4).
-  Value warpKeyRow0();
-  Value threadKeyRow0();
+  /// 8-query blocks of this warp's part of the query tile.
+  int64_t queryBlocks() const;
+  /// The tile-local first key of the warp's key row tile `r` (warpKeys()
+  /// keyBlock + 16 r), and of this thread's fragment rows in it (plus
+  /// lane / 4).
+  Value warpKeyRow0(int64_t r = 0);
+  Value threadKeyRow0(int64_t r = 0);
   /// Stores the f32 fragments `frags` (16 keys x 8 queries each, this
   /// warp's) into the [Tk][Tq] shared tile `smem` as element pairs.
   void storeTransposed(ArrayRef<Value> frags, Value smem);
@@ -105,14 +109,16 @@ private:
   /// dP^T, (dP^T - Delta) times the cap's derivative.
   void recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
                                     SmallVectorImpl<Value> &dP, Value stage);
-  /// K^T-side products: per 8-query block, S^T (or dP^T) of the warp's 16
-  /// keys against the 8 queries of `rows` (Q or dO in shared memory, at
-  /// `stage`).
+  /// K^T-side products: per key row tile r and 8-query block j (at
+  /// r * queryBlocks() + j), S^T (or dP^T) of the row tile's 16 keys
+  /// against the 8 queries of `rows` (Q or dO in shared memory, at
+  /// `stage`); each B fragment serves every row tile.
   SmallVector<Value> keyRowProducts(Value keyRows, Value rows, Value stage);
   /// dV += P^T dO and dK += dS^T Q over the 16 queries from `query0` and
-  /// the group's columns, from the A fragments `aP` (P^T) and `aS` (dS^T).
-  void accumulateGradients(Value aP, Value aS, Value query0, Value stage,
-                           GradAccumulators &acc);
+  /// the group's columns, from the A fragments `aP` (P^T) and `aS` (dS^T),
+  /// one per key row tile; each B fragment serves every row tile.
+  void accumulateGradients(ArrayRef<Value> aP, ArrayRef<Value> aS,
+                           Value query0, Value stage, GradAccumulators &acc);
   /// Stores the group's columns of dK * scale and dV.
   void emitStoreGradients(const GradAccumulators &acc);
 
