@@ -173,12 +173,22 @@ CONFIGS = {
     "bwd_f16_d80_win127_rc": Config(B, "f16", 80, 127, 0, dq_mode="recompute"),
     "bwd_bf16_d96_causal_rc": Config(B, "bf16", 96, None, 0, dq_mode="recompute"),
     "bwd_bf16_d128_win4096_rc": Config(B, "bf16", 128, 4095, 0, dq_mode="recompute"),
-    # Above d 128 bwd_dq takes key tiles of at most 32 (not the default rule).
-    "bwd_bf16_d256_win4095_softcap50_rc_det": Config(B, "bf16", 256, 4095, 0, deterministic=True,
-                                                     softcap=50.0, dq_mode="recompute",
-                                                     tile_q=32, tile_kv=32),
-    "bwd_f16_d160_sym_thd_sinks_rc": Config(B, "f16", 160, 40, 40, thd=True, sinks=True,
-                                            dq_mode="recompute", tile_q=32, tile_kv=32),
+    # dQ accumulated (the default recomputes it but for a capped
+    # non-deterministic wide band up to d 128): atomics and the relay, in
+    # one warp per key block and, above d 128, in split visits at the
+    # earlier 32 x 64 tiles (Gemma 2's relayed step among them).
+    "bwd_bf16_d64_win127_acc": Config(B, "bf16", 64, 127, 0, dq_mode="accumulate"),
+    "bwd_f16_d64_win127_acc_det": Config(B, "f16", 64, 127, 0, deterministic=True,
+                                         dq_mode="accumulate"),
+    "bwd_bf16_d176_causal_acc": Config(B, "bf16", 176, None, 0, dq_mode="accumulate",
+                                       tile_q=32, tile_kv=64),
+    "bwd_bf16_d256_win4095_softcap50_acc_det": Config(B, "bf16", 256, 4095, 0,
+                                                      deterministic=True, softcap=50.0,
+                                                      dq_mode="accumulate", tile_q=32,
+                                                      tile_kv=64),
+    "bwd_f16_d160_sym_thd_sinks_acc_det": Config(B, "f16", 160, 40, 40, thd=True, sinks=True,
+                                                 deterministic=True, dq_mode="accumulate",
+                                                 tile_q=32, tile_kv=64),
     "bwd_f16_d64_sym_rc": Config(B, "f16", 64, 40, 40, dq_mode="recompute"),
     # bwd_main with two key row tiles a warp (tile_q <= 32, d <= 64, dQ
     # recomputed): packed, sinks, a cap, a symmetric band.

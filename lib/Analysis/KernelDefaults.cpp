@@ -38,20 +38,23 @@ sdpa_schema::DqMode
 mlir::sdpa::getDefaultDqMode(int64_t headDim,
                              std::optional<int64_t> bandWidth, bool capped,
                              bool deterministic) {
-  if (headDim > kMaxFullTileRecomputeHeadDim)
-    return sdpa_schema::DqMode::Accumulate;
-  if (capped && !deterministic && !isNarrowBand(bandWidth))
+  if (capped && !deterministic && !isNarrowBand(bandWidth) &&
+      headDim <= kMaxFullTileRecomputeHeadDim)
     return sdpa_schema::DqMode::Accumulate;
   return sdpa_schema::DqMode::Recompute;
 }
 
 TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
                                               std::optional<int64_t> bandWidth,
+                                              sdpa_schema::DqMode dqMode,
                                               bool deterministic,
                                               bool cappedOrPacked) {
+  bool recompute = dqMode == sdpa_schema::DqMode::Recompute;
   bool narrow = isNarrowBand(bandWidth);
-  if (narrow && headDim <= 80)
+  if (narrow && (headDim <= 80 || (headDim <= 96 && recompute)))
     return {64, 64};
+  if (headDim > kMaxFullTileRecomputeHeadDim && recompute)
+    return {32, kMaxWideRecomputeKeyTile};
   bool wide128 = !narrow && headDim > 96 && headDim <= 128;
   if (wide128 && !cappedOrPacked)
     return {64, 128};

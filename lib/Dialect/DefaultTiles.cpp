@@ -30,7 +30,10 @@ TileShape mlir::sdpa::resolveTiles(AttentionOpInterface op,
   int64_t headDim = op.getAttentionShape().headDim;
   TileShape rule;
   if (auto grad = dyn_cast<AttentionGradOp>(op.getOperation())) {
+    // The tiles of the default dQ mode (an explicit dq-mode of the
+    // conversion comes after the schedule's tiles are chosen).
     rule = getDefaultBackwardTiles(headDim, getOpBandWidth(op),
+                                   resolveDqMode(grad, std::nullopt),
                                    grad.getDeterministic(),
                                    isCappedOrPacked(op));
   } else {

@@ -111,57 +111,72 @@ TEST(KernelDefaults, ForwardWarpsFollowTileQ) {
 
 /// The backward rule, both dQ modes.
 TEST(KernelDefaults, BackwardRule) {
-  auto expect = [](int64_t d, std::optional<int64_t> width, bool det,
-                   int64_t q, int64_t kv) {
-    TileShape got = getDefaultBackwardTiles(d, width, det, /*cappedOrPacked=*/false);
+  using sdpa_schema::DqMode;
+  auto expect = [](int64_t d, std::optional<int64_t> width, DqMode mode,
+                   bool det, int64_t q, int64_t kv) {
+    TileShape got =
+        getDefaultBackwardTiles(d, width, mode, det, /*cappedOrPacked=*/false);
     EXPECT_TRUE((got == TileShape{q, kv}))
-        << "d " << d << (det ? " det: " : " atomic: ") << got.q << "x"
-        << got.kv;
+        << "d " << d << (mode == DqMode::Recompute ? " recompute" : " accumulate")
+        << (det ? " det: " : ": ") << got.q << "x" << got.kv;
   };
-  for (bool det : {false, true}) {
-    // Narrow up to d 80: 64 x 64 (gpt-oss measured, both modes); d 96
-    // spills at 64 x 64 and keeps 32 x 64.
-    expect(64, 128, det, 64, 64);
-    expect(80, 512, det, 64, 64);
-    expect(32, 1, det, 64, 64);
-    expect(96, 128, det, 32, 64);
-    // Narrow above d 96: as before.
-    expect(128, 128, det, 32, 64);
-    expect(256, 128, det, 32, 64);
-    // Wide up to d 96: as before.
-    expect(64, kWide, det, 32, 64);
-    expect(96, 513, det, 32, 64);
-    // Wide above d 128: as before.
-    expect(160, kWide, det, 32, 64);
+  for (DqMode mode : {DqMode::Accumulate, DqMode::Recompute}) {
+    bool rc = mode == DqMode::Recompute;
+    for (bool det : {false, true}) {
+      // Narrow up to d 80: 64 x 64 (gpt-oss measured, both modes); d 81..96
+      // 64 x 64 with dQ recomputed (d 96 measured), 32 x 64 accumulated
+      // (the relay spills at 64 x 64).
+      expect(64, 128, mode, det, 64, 64);
+      expect(80, 512, mode, det, 64, 64);
+      expect(32, 1, mode, det, 64, 64);
+      expect(96, 128, mode, det, rc ? 64 : 32, 64);
+      expect(88, 81, mode, det, rc ? 64 : 32, 64);
+      // Narrow at d 97..128: as before.
+      expect(128, 128, mode, det, 32, 64);
+      expect(112, 512, mode, det, 32, 64);
+      // Above d 128, narrow or not: 32 x 32 recomputed (bwd_dq's widest key
+      // tile there), 32 x 64 accumulated.
+      expect(256, 128, mode, det, 32, rc ? 32 : 64);
+      expect(136, kWide, mode, det, 32, rc ? 32 : 64);
+      expect(160, kWide, mode, det, 32, rc ? 32 : 64);
+      // Wide up to d 96: as before.
+      expect(64, kWide, mode, det, 32, 64);
+      expect(96, 513, mode, det, 32, 64);
+    }
+    // Wide at d 97..128: 64 x 128, both dQ orders (heavy measured).
+    expect(128, kWide, mode, false, 64, 128);
+    expect(97, 4096, mode, false, 64, 128);
+    expect(128, kWide, mode, true, 64, 128);
+    expect(112, 513, mode, true, 64, 128);
   }
-  // Wide at d 97..128: 64 x 128, both dQ orders (heavy measured).
-  expect(128, kWide, false, 64, 128);
-  expect(97, 4096, false, 64, 128);
-  expect(128, kWide, true, 64, 128);
-  expect(112, 513, true, 64, 128);
 }
 
 /// With a softcap or packed sequences the wide d 97..128 backward keeps the
 /// earlier tiles (64 x 128 spills there); elsewhere the flag changes nothing.
 TEST(KernelDefaults, BackwardCappedOrPackedKeepsEarlierWideTiles) {
-  auto tiles = [](int64_t d, std::optional<int64_t> width, bool det) {
-    TileShape t = getDefaultBackwardTiles(d, width, det, /*cappedOrPacked=*/true);
+  auto tiles = [](int64_t d, std::optional<int64_t> width,
+                  sdpa_schema::DqMode mode, bool det) {
+    TileShape t =
+        getDefaultBackwardTiles(d, width, mode, det, /*cappedOrPacked=*/true);
     return std::pair<int64_t, int64_t>(t.q, t.kv);
   };
   using Tiles = std::pair<int64_t, int64_t>;
-  EXPECT_EQ(tiles(128, kWide, false), Tiles(32, 128));
-  EXPECT_EQ(tiles(120, 4096, false), Tiles(32, 128));
-  EXPECT_EQ(tiles(128, kWide, true), Tiles(32, 64));
-  EXPECT_EQ(tiles(64, 128, false), Tiles(64, 64));
-  EXPECT_EQ(tiles(64, kWide, true), Tiles(32, 64));
-  EXPECT_EQ(tiles(256, kWide, false), Tiles(32, 64));
+  constexpr auto acc = sdpa_schema::DqMode::Accumulate;
+  constexpr auto rc = sdpa_schema::DqMode::Recompute;
+  EXPECT_EQ(tiles(128, kWide, acc, false), Tiles(32, 128));
+  EXPECT_EQ(tiles(120, 4096, acc, false), Tiles(32, 128));
+  EXPECT_EQ(tiles(128, kWide, rc, true), Tiles(32, 64));
+  EXPECT_EQ(tiles(64, 128, rc, false), Tiles(64, 64));
+  EXPECT_EQ(tiles(64, kWide, rc, true), Tiles(32, 64));
+  EXPECT_EQ(tiles(256, kWide, acc, false), Tiles(32, 64));
+  EXPECT_EQ(tiles(256, kWide, rc, false), Tiles(32, 32));
 }
 
-/// The dQ mode: recompute up to head_dim 128 on every band, deterministic
-/// or not; accumulate past it (not measured there) and for a capped
-/// non-deterministic backward on a band wider than 512 keys (measured 1.5x
-/// slower recomputed).
-TEST(KernelDefaults, DqModeRecomputesUpToD128) {
+/// The dQ mode: recompute at every head dim, deterministic or not, except
+/// a capped non-deterministic backward on a band wider than 512 keys up to
+/// head_dim 128 (measured 1.5x slower recomputed; above 128 recomputing
+/// won with the cap).
+TEST(KernelDefaults, DqModeRecomputesButCappedWideUpToD128) {
   using sdpa_schema::DqMode;
   auto mode = [](int64_t d, std::optional<int64_t> width, bool capped,
                  bool det) { return getDefaultDqMode(d, width, capped, det); };
@@ -171,15 +186,18 @@ TEST(KernelDefaults, DqModeRecomputesUpToD128) {
   EXPECT_EQ(mode(96, kWide, false, false), DqMode::Recompute);
   EXPECT_EQ(mode(128, 4096, false, false), DqMode::Recompute);
   EXPECT_EQ(mode(128, 4096, false, true), DqMode::Recompute);
-  EXPECT_EQ(mode(kMaxFullTileRecomputeHeadDim, kWide, false, true),
-            DqMode::Recompute);
   EXPECT_EQ(mode(kMaxFullTileRecomputeHeadDim + 8, 128, false, true),
-            DqMode::Accumulate);
-  EXPECT_EQ(mode(256, 4096, false, false), DqMode::Accumulate);
-  // A cap: accumulate only without determinism on a wide band.
+            DqMode::Recompute);
+  EXPECT_EQ(mode(256, 4096, false, false), DqMode::Recompute);
+  // A cap: accumulate only without determinism on a wide band, up to d 128.
   EXPECT_EQ(mode(128, 4096, true, false), DqMode::Accumulate);
   EXPECT_EQ(mode(128, 513, true, false), DqMode::Accumulate);
-  EXPECT_EQ(mode(128, kWide, true, false), DqMode::Accumulate);
+  EXPECT_EQ(mode(kMaxFullTileRecomputeHeadDim, kWide, true, false),
+            DqMode::Accumulate);
+  EXPECT_EQ(mode(kMaxFullTileRecomputeHeadDim + 8, kWide, true, false),
+            DqMode::Recompute);
+  EXPECT_EQ(mode(256, 4096, true, false), DqMode::Recompute);
+  EXPECT_EQ(mode(256, 4096, true, true), DqMode::Recompute);
   EXPECT_EQ(mode(128, 512, true, false), DqMode::Recompute);
   EXPECT_EQ(mode(120, kWide, true, true), DqMode::Recompute);
 }

@@ -84,13 +84,18 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
   return warps;
 }
 
-/// The default backward tiles, from the same sweep:
+/// The default backward tiles for dQ mode `dqMode` (getDefaultDqMode's, so
+/// that the tiles and the mode are one choice), from the same sweep:
 ///
 ///   band <= 512 keys, head_dim <= 80          64 x 64
 ///       gpt-oss fwd+bwd 16k: 1.174 ms against 1.185 at 32 x 64; the
 ///       deterministic step 1.356/2.660 ms (16k/32k) against 1.417/2.775.
-///       Not at d 96: its deterministic main kernel spills 28 bytes at
-///       64 x 64 (ptxas 13.0, sm_80), so d 81..96 keeps 32 x 64 (fit).
+///   band <= 512 keys, head_dim 81..96,        64 x 64
+///   dQ recomputed
+///       bf16 d 96, window 128, 16k (H100, 2026-12-06): 0.82x the time
+///       of 32 x 64, deterministic or not. With dQ accumulated the relay's
+///       main kernel spills 28 bytes at 64 x 64 (ptxas 13.0, sm_80), so
+///       there d 81..96 keeps 32 x 64.
 ///   wider band, head_dim 97..128              64 x 128
 ///       heavy fwd+bwd 16k (2026-12-04, bench/RESULTS.md): 15.59 ms
 ///       against 16.07 at 32 x 128 (17.80 against 20.02 at 32 x 64 on
@@ -103,9 +108,13 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
 ///       dQ) and 32 x 64 (deterministic: chosen for the relay, kept since
 ///       deterministic backwards recompute dQ, 0.69x the relay's time at
 ///       d 120 with a cap).
+///   head_dim > kMaxFullTileRecomputeHeadDim,  32 x 32
+///   dQ recomputed
+///       bwd_dq's largest key tile there (kMaxWideRecomputeKeyTile).
 ///   otherwise                                 32 x 64 (as before)
 TileShape getDefaultBackwardTiles(int64_t headDim,
                                   std::optional<int64_t> bandWidth,
+                                  sdpa_schema::DqMode dqMode,
                                   bool deterministic, bool cappedOrPacked);
 
 /// bwd_dq (dq-mode=recompute) takes any key tile up to mma width
@@ -113,28 +122,32 @@ TileShape getDefaultBackwardTiles(int64_t headDim,
 /// kMaxWideRecomputeKeyTile: its dQ takes head_dim / 2 registers a thread,
 /// and with a key tile of 64 ptxas 13.0 spilled 4-856 bytes at d 136..256
 /// (at 32, d 160..256 compile clean: 238-247 registers, sm_90;
-/// bench/RESULTS.md 2026-12-06). The lowering refuses a larger tile; the
-/// default rule below recomputes only where any tile goes, since the tile
-/// rule does not pick 32 past d 128 (and recomputing there is not timed).
+/// bench/RESULTS.md 2026-12-06). The lowering refuses a larger tile, and
+/// the tile rule above takes 32 x 32 there.
 constexpr int64_t kMaxFullTileRecomputeHeadDim = 128;
 constexpr int64_t kMaxWideRecomputeKeyTile = 32;
 
 /// The default dQ mode of a backward (docs/Artifact.md, "Backward kernels").
 /// `capped`: a finite softcap; `deterministic`: an accumulated dQ would be
-/// relayed. Measured on an H100 (bench/RESULTS.md, 2026-12-06 11:17 and
-/// 11:23; backward kernels alone, b 2, H 16, recomputed / accumulated):
+/// relayed. Measured on an H100 (bench/RESULTS.md, 2026-12-06 11:17, 11:23
+/// and 14:22; backward kernels alone, b 2, H 16, recomputed / accumulated):
 ///
-///   head_dim <= 128, unless below            recompute (bwd_dq)
+///   every head_dim, unless below             recompute (bwd_dq)
 ///       deterministic (against the relay): 0.46-0.69 at S 4k and 16k
 ///       (d 24 and d 64 causal, d 80 window 128, d 120 causal with a cap,
 ///       d 128 window 4096); non-deterministic (against atomics): d 128
 ///       window 4096 0.95-0.98 (sinks 0.97), d 96 causal 0.82-0.84;
-///       gpt-oss (d 64, window 128) since 2026-12-02. Deterministic at the
-///       speed of the non-deterministic pass.
-///   capped, non-deterministic, band > 512    accumulate
+///       gpt-oss (d 64, window 128) since 2026-12-02. Above d 128 (at the
+///       tile rule's 32 x 32, against 32 x 64 accumulated): Gemma 2's
+///       d 256, window 4096, softcap 50 at 8k, deterministic 0.56 (14.9
+///       ms against the relay's 26.8), non-deterministic 0.83. Deterministic
+///       at the speed of the non-deterministic pass.
+///   capped, non-deterministic, band > 512,   accumulate
+///   head_dim <= kMaxFullTileRecomputeHeadDim
 ///       d 128, window 4096, softcap 50: recomputed 1.45-1.52x slower
-///       (bwd_dq evaluates the cap's tanh again on every cell).
-///   head_dim > kMaxFullTileRecomputeHeadDim  accumulate (not measured)
+///       (bwd_dq evaluates the cap's tanh again on every cell). Above
+///       d 128 the accumulating main kernel splits its visits and adds
+///       d-wide partials, and recomputing wins even with the cap (0.83).
 sdpa_schema::DqMode getDefaultDqMode(int64_t headDim,
                                      std::optional<int64_t> bandWidth,
                                      bool capped, bool deterministic);

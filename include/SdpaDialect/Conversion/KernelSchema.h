@@ -49,8 +49,11 @@ bool checkKernelHeadDim(schema::Direction direction, int64_t headDim,
 /// zero-filled when the rows are copied in and never stored, so every
 /// product is the head dim's own. The backward, whose visits are split
 /// above 128 (two warps per 16 keys, each holding half of the dK/dV
-/// columns), assembles without spills at every width.
-int64_t getMmaHeadDim(schema::Direction direction, int64_t headDim);
+/// columns), assembles without spills at every width with dQ accumulated;
+/// with dQ recomputed (`recomputesDq`) bwd_dq, which holds all of dQ,
+/// spills on banded windows at 208, 224 and 240, which widen to 256 too.
+int64_t getMmaHeadDim(schema::Direction direction, int64_t headDim,
+                      bool recomputesDq = false);
 
 } // namespace mlir::sdpa
 

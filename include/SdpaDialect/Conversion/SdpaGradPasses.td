@@ -76,10 +76,11 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     `scale * dQ` once and, with sinks, program `(0, h, 0)` sums head h's
     dsink partials. No kernel takes `dq_accum` or `relay_counters`: dQ is
     bitwise repeatable in either `deterministic` setting. Above head_dim
-    128 only with tile-kv at most 32. `dq-mode=default` takes the rule of
-    `lib/Analysis/KernelDefaults.cpp`: recompute up to head_dim 128 (on any
-    band, deterministic or not) except for a capped non-deterministic
-    backward on a band wider than 512 keys, else accumulate.
+    128 only with tile-kv at most 32 (and at mma widths 208, 224 and 240
+    computed at 256, where bwd_dq does not spill). `dq-mode=default` takes
+    the rule of `lib/Analysis/KernelDefaults.cpp`: recompute (on any band,
+    deterministic or not) except for a capped non-deterministic backward on
+    a band wider than 512 keys up to head_dim 128, which accumulates.
 
     Workspaces: `delta` is `[B, Hq, Sq]` f32, `dq_accum` `[B, Hq, Sq, D]`
     f32 (dQ accumulated), `relay_counters` `[B, Hq, ceil(Sq / Tq)]` i32
@@ -97,9 +98,12 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     `[N, Hq, ceil(seq_q / Tq)]`. The
     tile sizes are those of the op's `schedule` (else `tile-q`, `tile-kv`;
     each left 0 takes the default tile rule of
-    `lib/Analysis/KernelDefaults.cpp`, docs/Semantics.md §3.1: 64 x 64 for
-    bands of at most 512 keys up to `D = 80`, 32 x 128 for wider bands at
-    `D = 97 ... 128` with atomic dQ, else 32 x 64);
+    `lib/Analysis/KernelDefaults.cpp` for the default dQ mode,
+    docs/Semantics.md §3.1: 64 x 64 for bands of at most 512 keys up to
+    `D = 80` (`D = 96` with dQ recomputed), 64 x 128 for wider bands at
+    `D = 97 ... 128` (32 x 128 or 32 x 64 with a cap or packed sequences),
+    32 x 32 above `D = 128` with dQ recomputed, else 32 x 64; an explicit
+    `dq-mode` keeps the default mode's tiles unless tiles are given);
     the maps are always the symbolic ones of the band, so one module serves
     every sequence length. The op is replaced by its host program, as in
     `convert-sdpa-to-gpu`: buffers of the operands, dQ, dK, dV allocated with

@@ -134,12 +134,18 @@ bool mlir::sdpa::checkKernelHeadDim(schema::Direction direction,
 }
 
 int64_t mlir::sdpa::getMmaHeadDim(schema::Direction direction,
-                                  int64_t headDim) {
+                                  int64_t headDim, bool recomputesDq) {
   assert(schema::isSupportedHeadDim(direction, headDim) &&
          "head dim outside the schema's table");
   int64_t width = llvm::alignTo(headDim, sm80::kMmaK);
   // The width at which the forward spills at every tile shape.
   if (direction == schema::Direction::Forward && width == 240)
+    return schema::kMaxHeadDim;
+  // The widths at which bwd_dq spills on a banded window at its 32 x 32
+  // tiles (ptxas 13.0, sm_80 and sm_90: 4-8 bytes at 208, 56-64 at 224,
+  // 124-132 at 240; none at 256; 2026-12-06).
+  bool dqSpills = width == 208 || width == 224 || width == 240;
+  if (direction == schema::Direction::Backward && recomputesDq && dqSpills)
     return schema::kMaxHeadDim;
   return width;
 }

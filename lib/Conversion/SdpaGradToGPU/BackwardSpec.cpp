@@ -35,7 +35,10 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (!checkKernelHeadDim(schema::Direction::Backward, spec.headDim,
                           headDimError))
     return op.emitOpError(headDimError);
-  spec.mmaHeadDim = getMmaHeadDim(schema::Direction::Backward, spec.headDim);
+  // (The width depends on the dQ mode.)
+  spec.dqMode = resolveDqMode(op, options.dqMode);
+  spec.mmaHeadDim = getMmaHeadDim(schema::Direction::Backward, spec.headDim,
+                                  spec.recomputesDq());
 
   if (ScheduleAttr schedule = op.getScheduleAttr())
     spec.tiles = schedule.getTileShape();
@@ -54,8 +57,6 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (tiles.q % sm80::kMmaM != 0 || tiles.q > tiles.kv)
     return op.emitOpError(
         "expected schedule tile_q to be a multiple of 16 and at most tile_kv");
-  // (bwd_main's shared memory depends on the dQ mode.)
-  spec.dqMode = resolveDqMode(op, options.dqMode);
   // Each kernel double-buffers its streamed tiles where that was measured
   // to pay and they fit (BackwardKernelSpec::queryStages).
   if (spec.mmaHeadDim <= BackwardKernelSpec::kOneWarpHeadDim)
