@@ -17,8 +17,10 @@ namespace mlir::sdpa {
 
 /// The tiles of `op` for tile options `options`: each option that is 0
 /// (unset) takes the default rule's value (Analysis/KernelDefaults.h) for the
-/// op's direction, head dim, band width and dQ mode.
-TileShape resolveTiles(AttentionOpInterface op, TileShape options);
+/// op's direction, head dim, band width and, for a backward, the dQ mode
+/// `dqMode` (none: the default rule's, resolveDqMode).
+TileShape resolveTiles(AttentionOpInterface op, TileShape options,
+                       std::optional<sdpa_schema::DqMode> dqMode = std::nullopt);
 
 /// The dQ mode of `op`: `option` where given, else the default rule's
 /// (getDefaultDqMode) for its head dim, band width, softcap and determinism.

@@ -7,6 +7,7 @@
 #ifndef SDPADIALECT_SDPAPASSES_H
 #define SDPADIALECT_SDPAPASSES_H
 
+#include "SdpaDialect/DqModeOption.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::sdpa {

@@ -35,10 +35,18 @@ def SdpaDeriveBounds : Pass<"sdpa-derive-bounds"> {
     of `lib/Analysis/KernelDefaults.cpp` (docs/Semantics.md §3.1, from the
     configuration sweep of bench/RESULTS.md): by direction, head dim, band
     width `L + R + 1` (the key length for a one-sided band with static
-    lengths; wide when unknown) and dQ mode, the tiles the convert passes
-    would choose.
+    lengths; wide when unknown) and, for `sdpa.attention_grad`, the dQ mode
+    (`dq-mode`, the conversion's option: pass both the same value), the
+    tiles the convert passes would choose.
   }];
-  let options = Sdpa_TileOptions;
+  let options = !listconcat(Sdpa_TileOptions, [
+    Option<"dqMode", "dq-mode", "::mlir::sdpa::DqModeOption",
+           /*default=*/"::mlir::sdpa::DqModeOption::Default",
+           "The dQ mode whose default backward tiles to take: default (the "
+           "rule of lib/Analysis/KernelDefaults.cpp), accumulate or "
+           "recompute; as convert-sdpa-grad-to-gpu's option",
+           [{::mlir::sdpa::getDqModeOptionValues()}]>,
+  ]);
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 

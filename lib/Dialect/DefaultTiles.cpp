@@ -23,17 +23,16 @@ static bool isCappedOrPacked(AttentionOpInterface op) {
   return op.getFiniteSoftcap().has_value() || op.getLayout() == Layout::thd;
 }
 
-TileShape mlir::sdpa::resolveTiles(AttentionOpInterface op,
-                                   TileShape options) {
+TileShape
+mlir::sdpa::resolveTiles(AttentionOpInterface op, TileShape options,
+                         std::optional<sdpa_schema::DqMode> dqMode) {
   if (options.q != 0 && options.kv != 0)
     return options;
   int64_t headDim = op.getAttentionShape().headDim;
   TileShape rule;
   if (auto grad = dyn_cast<AttentionGradOp>(op.getOperation())) {
-    // The tiles of the default dQ mode (an explicit dq-mode of the
-    // conversion comes after the schedule's tiles are chosen).
     rule = getDefaultBackwardTiles(headDim, getOpBandWidth(op),
-                                   resolveDqMode(grad, std::nullopt),
+                                   resolveDqMode(grad, dqMode),
                                    grad.getDeterministic(),
                                    isCappedOrPacked(op));
   } else {

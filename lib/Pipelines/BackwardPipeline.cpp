@@ -26,6 +26,6 @@ LogicalResult mlir::sdpa::buildBackwardPipeline(
   lowering.dqMode = options.dqMode;
   buildLoweringPipeline(pm, options.tileQ, options.tileKv,
                         createConvertSdpaGradToGPU(lowering),
-                        options.getTargetOptions());
+                        options.getTargetOptions(), options.dqMode);
   return success();
 }

@@ -38,10 +38,12 @@ void mlir::sdpa::buildKernelsToArtifactPipeline(
 void mlir::sdpa::buildLoweringPipeline(OpPassManager &pm, int64_t tileQ,
                                        int64_t tileKv,
                                        std::unique_ptr<Pass> lowering,
-                                       const KernelTargetOptions &target) {
+                                       const KernelTargetOptions &target,
+                                       DqModeOption dqMode) {
   SdpaDeriveBoundsOptions bounds;
   bounds.tileQ = tileQ;
   bounds.tileKv = tileKv;
+  bounds.dqMode = dqMode;
   pm.addPass(createSdpaDeriveBounds(bounds));
   pm.addPass(std::move(lowering));
   pm.addPass(createCheckLoweredPass());

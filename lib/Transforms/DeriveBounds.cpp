@@ -27,7 +27,8 @@ struct DeriveBoundsPass
       return signalPassFailure();
     TileShape options{tileQ, tileKv};
     getOperation()->walk([&](AttentionOpInterface op) {
-      op.setScheduleAttr(deriveSchedule(op, resolveTiles(op, options)));
+      op.setScheduleAttr(
+          deriveSchedule(op, resolveTiles(op, options, toDqMode(dqMode))));
     });
   }
 };

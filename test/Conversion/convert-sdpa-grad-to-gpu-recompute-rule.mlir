@@ -67,8 +67,8 @@ func.func @wide(%q: tensor<1x2x?x128xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x
 /// bwd_dq: 2 warps of 16 rows; by hand, rows of 192 + 8 halves, Q and dO
 /// [32][200] (12800 bytes each), K and V one stage of [32][200] (above mma
 /// width 96): 51200 bytes. bwd_main: two warps per 16 keys (split visits),
-/// 4 warps. With dq-mode=accumulate the tiles stay those of the default
-/// mode, and dQ goes through dq_accum and bwd_dq_convert.
+/// 4 warps. With dq-mode=accumulate the tiles are that mode's (32 x 64),
+/// and dQ goes through dq_accum and bwd_dq_convert.
 // CHECK: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0A
 // CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 51200\0A
 // CHECK-LABEL: func.func @d192
@@ -78,7 +78,7 @@ func.func @wide(%q: tensor<1x2x?x128xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x
 // FORCED: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 51200\0A
 // FORCED-LABEL: func.func @d192
 // FORCED: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks
-// ACC: tile_q 32\0Atile_kv 32\0A
+// ACC: head_dim 192\0Atile_q 32\0Atile_kv 64\0A
 // ACC-LABEL: func.func @d192
 // ACC: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq_convert
 func.func @d192(%q: tensor<1x2x?x192xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x192xf16> {

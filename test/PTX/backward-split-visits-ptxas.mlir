@@ -1,7 +1,7 @@
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t/rc %t/acc
 // RUN: %sdpa_opt %s --sdpa-backward-pipeline="artifact-dir=%t/rc" -o /dev/null
-// RUN: %sdpa_opt %s --sdpa-backward-pipeline="artifact-dir=%t/acc dq-mode=accumulate tile-q=32 tile-kv=64" -o /dev/null
+// RUN: %sdpa_opt %s --sdpa-backward-pipeline="artifact-dir=%t/acc dq-mode=accumulate" -o /dev/null
 // RUN: for f in %t/rc/sdpa_bwd_0 %t/rc/sdpa_bwd_1 %t/rc/sdpa_bwd_2 %t/rc/sdpa_bwd_3 %t/rc/sdpa_bwd_4; do grep -h '^head_dim\|^block' $f.manifest; %ptxas -arch=sm_80 -v $f.ptx -o /dev/null 2>&1; done > %t/rc.txt
 // RUN: for f in %t/acc/sdpa_bwd_0 %t/acc/sdpa_bwd_1 %t/acc/sdpa_bwd_2 %t/acc/sdpa_bwd_3 %t/acc/sdpa_bwd_4; do grep -h '^head_dim\|^block' $f.manifest; %ptxas -arch=sm_80 -v $f.ptx -o /dev/null 2>&1; done > %t/acc.txt
 // RUN: FileCheck %s --check-prefixes=CHECK,RC < %t/rc.txt
@@ -16,7 +16,8 @@
 ///   128), 4 warps of bwd_main (two per 16 keys); 224 and 240 compute at
 ///   256, where bwd_dq does not spill (at their own width it spilled 56-64
 ///   and 124-132 bytes on a banded window, ptxas 13.0).
-/// * Accumulated (ACC) at the earlier 32 x 64 (8 warps; measured 230, 242
+/// * Accumulated (ACC, the pipeline's dq-mode, whose default tiles its
+///   sdpa-derive-bounds takes) at 32 x 64 (8 warps; measured 230, 242
 ///   and 244 registers; Gemma 2's d 256 with its cap, deterministic, the
 ///   relay), 224 and 240 at their own width.
 

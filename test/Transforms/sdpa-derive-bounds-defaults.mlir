@@ -1,5 +1,7 @@
 // RUN: sdpa-opt %s -sdpa-derive-bounds -split-input-file | FileCheck %s
 // RUN: sdpa-opt %s -sdpa-derive-bounds="tile-kv=16" -split-input-file | FileCheck %s --check-prefix=KV16
+// RUN: sdpa-opt %s -sdpa-derive-bounds="dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ACC
+// RUN: sdpa-opt %s -sdpa-derive-bounds="dq-mode=recompute" -split-input-file | FileCheck %s --check-prefix=RC
 
 // Tile options left 0 (unset) take the default tile rule
 // (lib/Analysis/KernelDefaults.cpp, from the configuration sweep of
@@ -204,4 +206,47 @@ func.func @bwd_d96_causal(%q: tensor<1x2x?x96xbf16>, %lse: tensor<1x2x?xf32>) ->
       : tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?xf32>
       -> tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>
   return %dq : tensor<1x2x?x96xbf16>
+}
+
+// -----
+
+/// Backward, narrow (window 128) at d 96, deterministic: the default dQ mode
+/// recomputes, and recomputed d 81..96 takes 64 x 64 (0.82x the time of
+/// 32 x 64); with dq-mode=accumulate the relay's main kernel spills at
+/// 64 x 64, so that mode's tiles are 32 x 64.
+// CHECK-LABEL: func @bwd_d96_window128_det
+// CHECK: schedule = #sdpa.schedule<tile_q = 64
+// CHECK-SAME: tile_kv = 64,
+// RC-LABEL: func @bwd_d96_window128_det
+// RC: schedule = #sdpa.schedule<tile_q = 64
+// RC-SAME: tile_kv = 64,
+// ACC-LABEL: func @bwd_d96_window128_det
+// ACC: schedule = #sdpa.schedule<tile_q = 32
+// ACC-SAME: tile_kv = 64,
+func.func @bwd_d96_window128_det(%q: tensor<1x2x?x96xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x96xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 127, right = 0, align = top_left>, deterministic}
+      : tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>
+  return %dq : tensor<1x2x?x96xbf16>
+}
+
+// -----
+
+/// Backward above d 128 (Gemma 2's d 256, window 4096, cap 50): recomputed
+/// by default at bwd_dq's widest key tile there, 32 x 32; accumulated at
+/// 32 x 64.
+// CHECK-LABEL: func @bwd_d256_capped
+// CHECK: schedule = #sdpa.schedule<tile_q = 32
+// CHECK-SAME: tile_kv = 32,
+// RC-LABEL: func @bwd_d256_capped
+// RC: schedule = #sdpa.schedule<tile_q = 32
+// RC-SAME: tile_kv = 32,
+// ACC-LABEL: func @bwd_d256_capped
+// ACC: schedule = #sdpa.schedule<tile_q = 32
+// ACC-SAME: tile_kv = 64,
+func.func @bwd_d256_capped(%q: tensor<1x2x?x256xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x256xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = 4095, right = 0, align = top_left>, softcap = 50.0 : f32}
+      : tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>
+  return %dq : tensor<1x2x?x256xbf16>
 }

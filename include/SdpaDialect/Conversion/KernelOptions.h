@@ -15,6 +15,7 @@
 
 #include "SdpaDialect/Analysis/TileBounds.h"
 #include "SdpaDialect/Conversion/Sm80.h"
+#include "SdpaDialect/DqModeOption.h"
 #include "SdpaSchema/Schema.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -29,39 +30,6 @@ constexpr int64_t kMaxWarps = sm80::kMaxThreadsPerBlock / sm80::kWarpSize;
 /// two tiles ahead). The option and the lowering check the same range.
 constexpr int64_t kMinStages = 2;
 constexpr int64_t kMaxStages = 3;
-
-/// The `dq-mode` option of convert-sdpa-grad-to-gpu and the backward
-/// pipelines: the default rule (Analysis/KernelDefaults.h,
-/// getDefaultDqMode) or one dQ mode.
-enum class DqModeOption { Default, Accumulate, Recompute };
-
-/// The option's values, for its cl::values.
-inline auto getDqModeOptionValues() {
-  return llvm::cl::values(
-      clEnumValN(DqModeOption::Default, "default",
-                 "the default rule: recompute up to head_dim 128 unless "
-                 "capped, non-deterministic and wider than 512 keys, else "
-                 "accumulate"),
-      clEnumValN(DqModeOption::Accumulate, "accumulate",
-                 "bwd_main adds dQ partials into dq_accum (atomics, or the "
-                 "relay when deterministic)"),
-      clEnumValN(DqModeOption::Recompute, "recompute",
-                 "bwd_dq recomputes P and dS per query tile (no workspace, "
-                 "deterministic)"));
-}
-
-/// The dQ mode the option fixes; none for the default rule.
-inline std::optional<sdpa_schema::DqMode> toDqMode(DqModeOption option) {
-  switch (option) {
-  case DqModeOption::Accumulate:
-    return sdpa_schema::DqMode::Accumulate;
-  case DqModeOption::Recompute:
-    return sdpa_schema::DqMode::Recompute;
-  case DqModeOption::Default:
-    break;
-  }
-  return std::nullopt;
-}
 
 /// "expected <option> in [lo, hi], got <value>" unless lo <= value <= hi;
 /// empty if it is in range.

@@ -102,8 +102,8 @@ def ConvertSdpaGradToGPU : Pass<"convert-sdpa-grad-to-gpu", "::mlir::ModuleOp"> 
     docs/Semantics.md §3.1: 64 x 64 for bands of at most 512 keys up to
     `D = 80` (`D = 96` with dQ recomputed), 64 x 128 for wider bands at
     `D = 97 ... 128` (32 x 128 or 32 x 64 with a cap or packed sequences),
-    32 x 32 above `D = 128` with dQ recomputed, else 32 x 64; an explicit
-    `dq-mode` keeps the default mode's tiles unless tiles are given);
+    32 x 32 above `D = 128` with dQ recomputed, else 32 x 64, for the
+    `dq-mode` of this pass; `sdpa-derive-bounds` takes the same option);
     the maps are always the symbolic ones of the band, so one module serves
     every sequence length. The op is replaced by its host program, as in
     `convert-sdpa-to-gpu`: buffers of the operands, dQ, dK, dV allocated with

@@ -66,12 +66,13 @@ LogicalResult buildAttentionConversions(OpPassManager &pm,
 void buildKernelsToArtifactPipeline(OpPassManager &pm,
                                     const KernelTargetOptions &target);
 
-/// A whole single-direction pipeline: sdpa-derive-bounds with the tiles, the
-/// convert pass `lowering`, createCheckLoweredPass, then
-/// buildKernelsToArtifactPipeline.
+/// A whole single-direction pipeline: sdpa-derive-bounds with the tiles (and
+/// a backward's dQ mode, whose default tiles it takes), the convert pass
+/// `lowering`, createCheckLoweredPass, then buildKernelsToArtifactPipeline.
 void buildLoweringPipeline(OpPassManager &pm, int64_t tileQ, int64_t tileKv,
                            std::unique_ptr<Pass> lowering,
-                           const KernelTargetOptions &target);
+                           const KernelTargetOptions &target,
+                           DqModeOption dqMode = DqModeOption::Default);
 
 /// convert-sdpa-to-gpu with a pipeline's forward options.
 std::unique_ptr<Pass>

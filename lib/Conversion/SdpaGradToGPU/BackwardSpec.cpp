@@ -43,7 +43,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (ScheduleAttr schedule = op.getScheduleAttr())
     spec.tiles = schedule.getTileShape();
   else
-    spec.tiles = resolveTiles(op, options.tiles);
+    spec.tiles = resolveTiles(op, options.tiles, options.dqMode);
   TileShape tiles = spec.tiles;
   if (tiles.kv % sm80::kMmaM != 0 || tiles.kv > 8 * sm80::kMmaM)
     return op.emitOpError("expected schedule tile_kv to be 16, 32, 48, ... "
