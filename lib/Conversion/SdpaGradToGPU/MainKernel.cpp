@@ -271,6 +271,8 @@ Value MainKernelBuilder::statsPair(Value smem, Value stage, int64_t j) {
   return vector::LoadOp::create(b, pairF32, smem, ValueRange{stage, qPair});
 }
 
+/// P^T = exp2(S^T * scale * log2(e) - LSE * log2(e)), one fma per cell,
+/// with the row stats of this thread's two query columns (8-byte loads).
 /// With a cap c the forward's scores were S' = c tanh(scale S / c), so
 ///
 ///   P^T = exp2(tanh(S^T scale / c) * c log2(e) - LSE log2(e))
@@ -278,26 +280,30 @@ Value MainKernelBuilder::statsPair(Value smem, Value stage, int64_t j) {
 /// and the chain rule through the cap scales dS by dS'/dS = 1 - tanh^2
 /// (docs/Semantics.md §7): dP^T is replaced by (dP^T - Delta)(1 - tanh^2)
 /// here, while tanh is at hand, so that dS^T = P^T * dP^T below.
-void MainKernelBuilder::recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
-                                                     SmallVectorImpl<Value> &dP,
-                                                     Value stage) {
+void MainKernelBuilder::recomputeProbabilities(SmallVectorImpl<Value> &p,
+                                               SmallVectorImpl<Value> &dP,
+                                               Value stage) {
   ProbabilityConstants constants = getProbabilityConstants();
+  bool capped = spec.softcap.has_value();
   int64_t blocks = queryBlocks();
   for (int64_t j = 0; j < blocks; ++j) {
     Value lsePair = statsPair(lseSmem, stage, j);
-    Value deltaPair = statsPair(deltaSmem, stage, j);
+    Value deltaPair = capped ? statsPair(deltaSmem, stage, j) : Value();
     for (int64_t e = 0; e < 2; ++e) {
       Value negLse2 = arith::NegFOp::create(
           b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
       Value rowDelta =
-          vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e});
+          capped ? vector::ExtractOp::create(b, deltaPair, ArrayRef<int64_t>{e})
+                 : Value();
       for (int64_t r = 0; r < spec.keyRowTiles; ++r) {
         int64_t rj = r * blocks + j;
         for (int64_t i = 0; i < 2; ++i) {
           Value slope;
           Value prob = recomputeProbability(constants, extract(p[rj], i, e),
-                                            negLse2, &slope);
+                                            negLse2, capped ? &slope : nullptr);
           p[rj] = insert(prob, p[rj], i, e);
+          if (!capped)
+            continue;
           Value dPMinusDelta = fsub(extract(dP[rj], i, e), rowDelta);
           dP[rj] = insert(fmul(dPMinusDelta, slope), dP[rj], i, e);
         }
@@ -387,29 +393,8 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
   SmallVector<Value> s = keyRowProducts(kSmem, qSmem, stage);
   SmallVector<Value> dP = keyRowProducts(vSmem, doSmem, stage);
 
-  // P^T = exp2(S^T * scale * log2(e) - LSE * log2(e)), one fma per cell,
-  // with the row stats of this thread's two query columns (8-byte loads).
   SmallVector<Value> p(s);
-  if (spec.softcap) {
-    recomputeCappedProbabilities(p, dP, stage);
-  } else {
-    ProbabilityConstants constants = getProbabilityConstants();
-    for (int64_t j = 0; j < blocks; ++j) {
-      Value lsePair = statsPair(lseSmem, stage, j);
-      for (int64_t e = 0; e < 2; ++e) {
-        Value negLse2 = arith::NegFOp::create(
-            b, vector::ExtractOp::create(b, lsePair, ArrayRef<int64_t>{e}));
-        for (int64_t r = 0; r < spec.keyRowTiles; ++r) {
-          int64_t rj = r * blocks + j;
-          for (int64_t i = 0; i < 2; ++i) {
-            Value prob = recomputeProbability(constants, extract(s[rj], i, e),
-                                              negLse2, /*slope=*/nullptr);
-            p[rj] = insert(prob, p[rj], i, e);
-          }
-        }
-      }
-    }
-  }
+  recomputeProbabilities(p, dP, stage);
   // Zero outside the band, on edge visits only.
   p = emitBandMask(p, q0, edge);
 

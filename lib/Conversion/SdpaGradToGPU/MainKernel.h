@@ -105,10 +105,10 @@ private:
   /// Row stats of the two query columns of this thread in 8-query block `j`
   /// of `stage` (an 8-byte load of LSE or Delta from shared memory).
   Value statsPair(Value smem, Value stage, int64_t j);
-  /// P^T from the capped scores (S^T in `p` on entry) and, in place of
-  /// dP^T, (dP^T - Delta) times the cap's derivative.
-  void recomputeCappedProbabilities(SmallVectorImpl<Value> &p,
-                                    SmallVectorImpl<Value> &dP, Value stage);
+  /// P^T from the scores (S^T in `p` on entry) and, with a cap, in place
+  /// of dP^T, (dP^T - Delta) times the cap's derivative.
+  void recomputeProbabilities(SmallVectorImpl<Value> &p,
+                              SmallVectorImpl<Value> &dP, Value stage);
   /// K^T-side products: per key row tile r and 8-query block j (at
   /// r * queryBlocks() + j), S^T (or dP^T) of the row tile's 16 keys
   /// against the 8 queries of `rows` (Q or dO in shared memory, at
