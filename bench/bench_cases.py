@@ -7,6 +7,8 @@ keys and values (GQA when Hkv < H), with an optional logit softcap and
 optional attention sinks (docs/Semantics.md §7).
 """
 
+import os
+
 
 class Case:
     """One benchmark case at one sequence length."""
@@ -54,3 +56,41 @@ def artifact_matches(case, art):
     return (art.dtype_name in ("bf16", "f16") and art.head_dim == case.d
             and not art.varlen and art.left == case.window - 1 and art.right == 0
             and same_cap and bool(art.sinks) == bool(case.sinks))
+
+
+# The file bench/make_artifacts.py writes into an artifact folder: one line
+# per artifact compiled with a setting of the default rule overridden
+# (tiles, warps, dQ mode, stages), "<name> <field>=<value> ...".
+OVERRIDES_FILE = "overrides.txt"
+
+
+def read_overrides(directory):
+    """{artifact name: "field=value ..."} of `directory`'s overrides file
+    ({} without one): the artifacts that do not show what the compiler
+    picks, which the benchmark's cases never time."""
+    try:
+        with open(os.path.join(directory, OVERRIDES_FILE)) as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return {}
+    entries = {}
+    for line in lines:
+        name, _, settings = line.strip().partition(" ")
+        if name:
+            entries[name] = settings.strip()
+    return entries
+
+
+def write_overrides(directory, changed):
+    """Updates `directory`'s overrides file with `changed`, {artifact name:
+    "field=value ..." or "" (compiled by the rule: its line goes)}."""
+    entries = read_overrides(directory)
+    entries.update(changed)
+    lines = [f"{name} {settings}" for name, settings in sorted(entries.items()) if settings]
+    path = os.path.join(directory, OVERRIDES_FILE)
+    if not lines:
+        if os.path.exists(path):
+            os.remove(path)
+        return
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")

@@ -51,7 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "runtime", "python"))
 sys.path.insert(0, HERE)
 
-from bench_cases import Case, artifact_matches  # noqa: E402
+from bench_cases import Case, artifact_matches, read_overrides  # noqa: E402
 
 # Cases with modifiers JAX's dot_product_attention does not have.
 JAX_NA = "n/a: jax.nn.dot_product_attention has no softcap or sinks"
@@ -89,7 +89,12 @@ def find_artifacts(directory, case, explicit):
     import sdpa_runtime
     found = {}
     paths = [explicit] if explicit else sorted(glob.glob(os.path.join(directory, "*.manifest")))
+    # An artifact compiled with the rule's choice overridden never stands
+    # for a case (unless named).
+    overridden = {} if explicit else read_overrides(directory)
     for path in paths:
+        if os.path.basename(path)[:-len(".manifest")] in overridden:
+            continue
         try:
             art = sdpa_runtime.Artifact(path)
         except sdpa_runtime.SdpaError as e:

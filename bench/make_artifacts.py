@@ -30,6 +30,11 @@ compiled, which keeps its name: the other side of an A/B
 (bench/time_kernels.py --baseline compares artifacts by name),
 
   bench/make_artifacts.py --out .artifacts/s3 --only bf16_d64_win127 --set stages=3
+
+The artifacts that override a choice of the compiler's rule (tiles, warps,
+dQ mode, stages; RULE_FIELDS) are listed in <out>/overrides.txt
+(bench_cases.read_overrides), and the benchmark does not time them for its
+cases: it shows what the compiler picks.
 """
 
 import argparse
@@ -45,6 +50,7 @@ from typing import Optional, get_args
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from sdpa.config import KernelConfig, float32  # noqa: E402
 
+from bench_cases import write_overrides  # noqa: E402
 from ptxas_resources import PtxasError, kernel_resources  # noqa: E402
 
 
@@ -77,32 +83,29 @@ CONFIGS = {
     "f16_d64_win127": Config(F, "f16", 64, 127, 0),
     "f16_d64_diag": Config(F, "f16", 64, 0, 0),
     "f16_d64_local16_br": Config(F, "f16", 64, 16, 16, "bottom_right"),
-    # d = 128 at tile-kv 32: at 64 the bf16 kernel spills.
-    "f16_d128_causal_br": Config(F, "f16", 128, None, 0, "bottom_right", tile_kv=32),
-    "bf16_d128_win127_br": Config(F, "bf16", 128, 127, 0, "bottom_right", tile_kv=32),
-    "bf16_d128_left32": Config(F, "bf16", 128, 32, None, tile_kv=32),
-    "bf16_d128_win4096": Config(F, "bf16", 128, 4095, 0, tile_kv=32),
-    "f16_d128_win4096": Config(F, "f16", 128, 4095, 0, tile_kv=32),
+    # d = 128 (the rule's key tiles of 32: at 64 the bf16 kernel spills).
+    "f16_d128_causal_br": Config(F, "f16", 128, None, 0, "bottom_right"),
+    "bf16_d128_win127_br": Config(F, "bf16", 128, 127, 0, "bottom_right"),
+    "bf16_d128_left32": Config(F, "bf16", 128, 32, None),
+    "bf16_d128_win4096": Config(F, "bf16", 128, 4095, 0),
+    "f16_d128_win4096": Config(F, "f16", 128, 4095, 0),
     # Forward at every other head dim of the schema's table (lib/Schema): the
-    # lowering writes them and the runtime loads them; tile-kv 32 keeps the
-    # larger ones in shared memory.
+    # lowering writes them and the runtime loads them.
     "bf16_d32_causal": Config(F, "bf16", 32, None, 0),
     "f16_d96_win127": Config(F, "f16", 96, 127, 0),
-    "bf16_d160_causal_br": Config(F, "bf16", 160, None, 0, "bottom_right", tile_kv=32),
-    # d 80 has an odd k16 count (its last K load is x2); from d 192 tile-kv 16
-    # keeps the forward free of spills (docs/Semantics.md §7).
+    "bf16_d160_causal_br": Config(F, "bf16", 160, None, 0, "bottom_right"),
+    # d 80 has an odd k16 count (its last K load is x2); from d 192 the rule's
+    # key tiles of 16 keep the forward free of spills.
     "bf16_d80_causal": Config(F, "bf16", 80, None, 0),
-    "f16_d192_win127": Config(F, "f16", 192, 127, 0, tile_kv=16),
+    "f16_d192_win127": Config(F, "f16", 192, 127, 0),
     "bf16_d224_full": Config(F, "bf16", 224, None, None),
-    "f16_d256_causal": Config(F, "f16", 256, None, 0, tile_kv=16),
+    "f16_d256_causal": Config(F, "f16", 256, None, 0),
     # Forward, THD packed sequences.
     "bf16_d64_win127_thd": Config(F, "bf16", 64, 127, 0, thd=True),
-    "f16_d128_causal_br_thd": Config(F, "f16", 128, None, 0, "bottom_right", thd=True,
-                                     tile_kv=32),
+    "f16_d128_causal_br_thd": Config(F, "f16", 128, None, 0, "bottom_right", thd=True),
     # Forward logit softcap (Gemma 2's cap of 50 on its 4096-key window), and
     # a small cap that bites on most scores, THD.
-    "bf16_d128_win4095_softcap50": Config(F, "bf16", 128, 4095, 0, tile_kv=32,
-                                          softcap=50.0),
+    "bf16_d128_win4095_softcap50": Config(F, "bf16", 128, 4095, 0, softcap=50.0),
     "f16_d64_causal_br_softcap2_thd": Config(F, "f16", 64, None, 0, "bottom_right",
                                              thd=True, softcap=2.0),
     # K and V in three shared stages (copies two tiles ahead): gpt-oss's band,
@@ -114,9 +117,9 @@ CONFIGS = {
     # some rows see no key, forward dense and THD, backward both dQ modes.
     "bf16_d64_win127_br_sinks": Config(F, "bf16", 64, 127, 0, "bottom_right", sinks=True),
     "f16_d128_causal_br_sinks_thd": Config(F, "f16", 128, None, 0, "bottom_right",
-                                           thd=True, tile_kv=32, sinks=True),
-    "bf16_d128_win4095_softcap50_sinks": Config(F, "bf16", 128, 4095, 0, tile_kv=32,
-                                                softcap=50.0, sinks=True),
+                                           thd=True, sinks=True),
+    "bf16_d128_win4095_softcap50_sinks": Config(F, "bf16", 128, 4095, 0, softcap=50.0,
+                                                sinks=True),
     "bwd_bf16_d64_win127_br_sinks_det": Config(B, "bf16", 64, 127, 0, "bottom_right",
                                                deterministic=True, sinks=True),
     "bwd_f16_d64_win127_br_sinks_nd": Config(B, "f16", 64, 127, 0, "bottom_right",
@@ -145,10 +148,10 @@ CONFIGS = {
                                              deterministic=True, sinks=True),
     "bwd_bf16_d256_win4095_softcap50_det": Config(B, "bf16", 256, 4095, 0,
                                                   softcap=50.0, deterministic=True),
-    # The benchmark's Gemma-2-like rows: its forward at tile-kv 16 (at 32
-    # ptxas spills with the cap), and the nondeterministic backward.
-    "bf16_d256_win4095_softcap50": Config(F, "bf16", 256, 4095, 0, tile_kv=16,
-                                          softcap=50.0),
+    # The benchmark's Gemma-2-like rows: its forward (the rule's key tiles
+    # of 16: at 32 ptxas spills with the cap), and the nondeterministic
+    # backward.
+    "bf16_d256_win4095_softcap50": Config(F, "bf16", 256, 4095, 0, softcap=50.0),
     "bwd_bf16_d256_win4095_softcap50_nd": Config(B, "bf16", 256, 4095, 0, softcap=50.0),
     # Backward softcap: both dQ modes.
     "bwd_bf16_d128_win4095_softcap50_nd": Config(B, "bf16", 128, 4095, 0, softcap=50.0),
@@ -225,13 +228,12 @@ CONFIGS = {
     "bf16_d40_causal_br_thd": Config(F, "bf16", 40, None, 0, "bottom_right", thd=True,
                                      tile_kv=32),
     "f16_d72_win127_sinks": Config(F, "f16", 72, 127, 0, sinks=True),
-    "bf16_d120_full": Config(F, "bf16", 120, None, None, tile_kv=32),
+    "bf16_d120_full": Config(F, "bf16", 120, None, None),
     # Wide bands at mma width <= 64 ask for 3 blocks per SM (nvvm.minctasm).
     "bf16_d56_causal": Config(F, "bf16", 56, None, 0),
     "f16_d8_full": Config(F, "f16", 8, None, None),
-    "f16_d200_win4095_softcap50": Config(F, "f16", 200, 4095, 0, tile_kv=16,
-                                         softcap=50.0),
-    "bf16_d248_causal": Config(F, "bf16", 248, None, 0, tile_kv=16),
+    "f16_d200_win4095_softcap50": Config(F, "f16", 200, 4095, 0, softcap=50.0),
+    "bf16_d248_causal": Config(F, "bf16", 248, None, 0),
     # Copies whose threads do not divide the tile's chunks (d 176: 22 chunks
     # a row, 32 or 64 rows, 128 threads): the surplus threads issue none.
     "bf16_d176_win127": Config(F, "bf16", 176, 127, 0),
@@ -328,6 +330,16 @@ def apply_settings(configs, names, settings):
                  f"imported model(s) {', '.join(imported)}")
     return {n: replace(c, **changes) if n in names else c
             for n, c in configs.items()}
+
+
+# The fields that override a choice of the compiler's default rule.
+RULE_FIELDS = ("tile_q", "tile_kv", "warps", "dq_mode", "stages")
+
+
+def rule_overrides(c):
+    """"field=value ..." of the rule's choices `c` overrides ('' for none)."""
+    return " ".join(f"{f}={getattr(c, f)}" for f in RULE_FIELDS
+                    if getattr(c, f) is not None)
 
 
 def pipeline(name, c, out):
@@ -434,6 +446,10 @@ def main():
             print(f"wrote {os.path.join(args.out, name)}/")
         else:
             print(f"wrote {os.path.join(args.out, name)}.{{ptx,manifest}}")
+    # Which of the artifacts written override the rule (the benchmark times
+    # only those that do not).
+    write_overrides(args.out, {n: rule_overrides(configs[n]) for n in names
+                               if n not in IMPORTED and n not in refused})
     print(f"{len(names) - len(refused)} written, {len(refused)} refused")
     return 1 if refused and not args.allow_refused else 0
 

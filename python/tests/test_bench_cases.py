@@ -14,7 +14,11 @@ BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "bench")
 sys.path.insert(0, BENCH)
 
-from bench_cases import Case, artifact_matches  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+from bench_cases import (Case, artifact_matches, read_overrides,  # noqa: E402
+                         write_overrides)
 
 
 def art(d=64, left=127, right=0, dtype="bf16", softcap=None, sinks=False, varlen=False):
@@ -78,6 +82,22 @@ class Traffic(unittest.TestCase):
 
     def test_key_is_what_anchor_jax_parses(self):
         self.assertEqual(GPTOSS.key, "gpt-oss:2:16:64:128:8192")
+
+
+class Overrides(unittest.TestCase):
+    def test_written_entries_read_back_and_rule_entries_leave(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        self.assertEqual(read_overrides(tmp), {})
+        write_overrides(tmp, {"a_acc": "dq_mode=accumulate", "b": ""})
+        write_overrides(tmp, {"c": "tile_q=32 tile_kv=64"})
+        self.assertEqual(read_overrides(tmp), {"a_acc": "dq_mode=accumulate",
+                                               "c": "tile_q=32 tile_kv=64"})
+        # Recompiled by the rule: the entry goes; the last one removes the file.
+        write_overrides(tmp, {"a_acc": ""})
+        self.assertEqual(read_overrides(tmp), {"c": "tile_q=32 tile_kv=64"})
+        write_overrides(tmp, {"c": ""})
+        self.assertFalse(os.listdir(tmp))
 
 
 if __name__ == "__main__":

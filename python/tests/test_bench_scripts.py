@@ -127,6 +127,11 @@ class BenchScriptsTest(unittest.TestCase):
         changed = read("set", "bf16_d64_win127", ".ptx")
         self.assertEqual(changed, read("table", "bf16_d64_win127_s3", ".ptx"))
         self.assertNotEqual(changed, read("table", "bf16_d64_win127", ".ptx"))
+        # The overrides file names the artifacts that do not show the rule's
+        # choice: here the --set one and the table's stages=3 entry; the
+        # rule's bf16_d64_win127 is not listed.
+        self.assertEqual(read("set", "overrides", ".txt"), "bf16_d64_win127 stages=3\n")
+        self.assertEqual(read("table", "overrides", ".txt"), "bf16_d64_win127_s3 stages=3\n")
         manifest = read("set", "bf16_d64_win127", ".manifest")
         self.assertIn("\nptx bf16_d64_win127.ptx\n", manifest)
         self.assertEqual(manifest.replace("bf16_d64_win127.ptx", "X"),
