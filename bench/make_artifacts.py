@@ -197,6 +197,10 @@ CONFIGS = {
     # recomputed): packed, sinks, a cap, a symmetric band.
     "bwd_f16_d48_sym_thd_sinks_softcap2_kr2": Config(B, "f16", 48, 40, 40, thd=True, sinks=True,
                                                      softcap=2.0, tile_q=32, tile_kv=64),
+    # ... and on a wide band (the rule's 64 x 64 unless capped or packed):
+    # visits formed 32 queries at a time (BackwardKernelSpec::querySlices).
+    "bwd_bf16_d40_causal_br_sinks_nd": Config(B, "bf16", 40, None, 0, "bottom_right",
+                                              sinks=True),
     "bwd_f16_d64_win127_nd": Config(B, "f16", 64, 127, 0),
     "bwd_f16_d64_win127_det": Config(B, "f16", 64, 127, 0, deterministic=True),
     "bwd_bf16_d64_win127_nd": Config(B, "bf16", 64, 127, 0),

@@ -111,6 +111,14 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
 ///   head_dim > kMaxFullTileRecomputeHeadDim,  32 x 32
 ///   dQ recomputed
 ///       bwd_dq's largest key tile there (kMaxWideRecomputeKeyTile).
+///   wider band, head_dim <=                   64 x 64
+///   kMaxTwoKeyRowTilesHeadDim, dQ recomputed,
+///   neither capped nor packed
+///       bwd_main's warps hold two key row tiles and form a visit 32
+///       queries at a time (H100, 2026-12-06, bottom-right causal 8k,
+///       deterministic): f16 d 64 0.80x and bf16 d 24 0.86x the time of
+///       32 x 64 (64 x 128: 0.87x). With a cap (sm_80) or packed
+///       sequences (sm_90) bwd_main spills 20 bytes at d 64 (ptxas 13.0).
 ///   otherwise                                 32 x 64 (as before)
 TileShape getDefaultBackwardTiles(int64_t headDim,
                                   std::optional<int64_t> bandWidth,
@@ -126,6 +134,11 @@ TileShape getDefaultBackwardTiles(int64_t headDim,
 /// the tile rule above takes 32 x 32 there.
 constexpr int64_t kMaxFullTileRecomputeHeadDim = 128;
 constexpr int64_t kMaxWideRecomputeKeyTile = 32;
+
+/// Up to this mma width bwd_main's warps may hold two m16 key row tiles
+/// (32 keys; BackwardKernelSpec::keyRowTiles): their dK and dV take
+/// 4 * width registers a thread.
+constexpr int64_t kMaxTwoKeyRowTilesHeadDim = 64;
 
 /// The default dQ mode of a backward (docs/Artifact.md, "Backward kernels").
 /// `capped`: a finite softcap; `deterministic`: an accumulated dQ would be

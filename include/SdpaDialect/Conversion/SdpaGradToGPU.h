@@ -19,6 +19,7 @@
 #include "SdpaSchema/Schema.h"
 #include "mlir/IR/Builders.h"
 
+#include <algorithm>
 #include <string>
 
 namespace mlir::sdpa {
@@ -104,15 +105,30 @@ struct BackwardKernelSpec {
   /// bwd_main's m16 key row tiles a warp (16 or 32 keys): at 2 every Q
   /// and dO fragment a warp reads from shared memory feeds two mma, not one.
   /// dK and dV then take 4 * columns registers a thread and S^T and dP^T
-  /// 4 * tile_q / 8 each, so getBackwardKernelSpec takes 2 only with dQ
-  /// recomputed (no dS tile, no relay), one column group, mma width at most
-  /// kMaxTwoKeyRowTilesHeadDim, tile_q at most kMaxTwoKeyRowTilesQueries
-  /// and tile_kv a multiple of 32.
-  static constexpr int64_t kMaxTwoKeyRowTilesHeadDim = 64;
-  static constexpr int64_t kMaxTwoKeyRowTilesQueries = 32;
+  /// 4 * queries / 8 each, so a visit forms them kTwoKeyRowTilesSlice
+  /// queries at a time (querySlices()), and getBackwardKernelSpec takes 2
+  /// only with dQ recomputed (no dS tile, no relay), one column group, mma
+  /// width at most kMaxTwoKeyRowTilesHeadDim, tile_kv a multiple of 32 and
+  /// tile_q at most kTwoKeyRowTilesSlice, or a multiple of it on a wide
+  /// band. On gpt-oss's narrow band, 64 x 64 tiles with two row tiles ran
+  /// as fast as with one (H100, 2026-12-06: 0.99-1.00x at 16k and 32k),
+  /// and the packed kernels spilled 20 bytes at sm_90 (ptxas 13.0); on
+  /// wide bands they are what the tile rule takes (KernelDefaults.h).
+  static constexpr int64_t kMaxTwoKeyRowTilesHeadDim =
+      sdpa::kMaxTwoKeyRowTilesHeadDim;
+  static constexpr int64_t kTwoKeyRowTilesSlice = 32;
   int64_t keyRowTiles = 1;
   /// Keys a warp holds (16 keyRowTiles).
   int64_t warpKeys() const { return sm80::kMmaM * keyRowTiles; }
+  /// The queries of a warp's part that one pass of a visit forms S^T, dP^T,
+  /// P^T and dS^T of (its whole part unless it holds two key row tiles),
+  /// and the passes of a visit.
+  int64_t sliceQueries() const {
+    if (keyRowTiles == 1)
+      return partQueries();
+    return std::min(partQueries(), kTwoKeyRowTilesSlice);
+  }
+  int64_t querySlices() const { return partQueries() / sliceQueries(); }
   int64_t warps() const {
     return tiles.kv / warpKeys() * columnGroups();
   }

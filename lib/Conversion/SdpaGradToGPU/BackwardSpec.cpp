@@ -67,9 +67,12 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
     return op.emitOpError("expected the backward kernel's shared memory (")
            << spec.sharedBytes() << " bytes) to fit in "
            << sm80::kMaxSharedBytes << " bytes";
+  bool narrow = isNarrowBand(
+      getBandWidth(op.getMaskAttr().getBand(), /*seqKv=*/std::nullopt));
+  int64_t slice = BackwardKernelSpec::kTwoKeyRowTilesSlice;
   if (spec.recomputesDq() && !spec.splitsVisit() &&
       spec.mmaHeadDim <= BackwardKernelSpec::kMaxTwoKeyRowTilesHeadDim &&
-      tiles.q <= BackwardKernelSpec::kMaxTwoKeyRowTilesQueries &&
+      (tiles.q <= slice || (tiles.q % slice == 0 && !narrow)) &&
       tiles.kv % (2 * sm80::kMmaM) == 0)
     spec.keyRowTiles = 2;
   if (spec.recomputesDq()) {
@@ -103,8 +106,7 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   spec.deterministic = op.getDeterministic();
   spec.schedule = getKernelSchedule(op, tiles);
   if (spec.recomputesDq() && spec.dqRowTiles > 1 && spec.dqWarps() > 1 &&
-      tiles.kv % spec.dqChunkKeys() == 0 &&
-      isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt))) {
+      tiles.kv % spec.dqChunkKeys() == 0 && narrow) {
     spec.dqChunkSchedule = deriveSchedule(
         spec.band, {sm80::kMmaM * spec.dqRowTiles, spec.dqChunkKeys()},
         op->getContext());

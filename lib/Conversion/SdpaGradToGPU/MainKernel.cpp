@@ -323,7 +323,7 @@ Value MainKernelBuilder::columnBlock0(int64_t dn) {
 }
 
 int64_t MainKernelBuilder::queryBlocks() const {
-  return spec.partQueries() / sm80::kMmaN;
+  return spec.sliceQueries() / sm80::kMmaN;
 }
 
 Value MainKernelBuilder::warpKeyRow0(int64_t r) {
@@ -388,6 +388,42 @@ void MainKernelBuilder::accumulateGradients(ArrayRef<Value> aP,
 void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
                                           Value stage, Value edge,
                                           GradAccumulators &acc) {
+  // Two key row tiles form the tile's products a slice of queries at a
+  // time (BackwardKernelSpec::querySlices), in a loop (unrolled, ptxas 13.0
+  // spilled: each slice's shared addresses stayed live): partQuery0 names
+  // the slice.
+  if (spec.querySlices() == 1) {
+    emitQuerySliceStep(visit, stage, edge, acc);
+  } else {
+    auto loop = scf::ForOp::create(
+        b, idx(0), idx(spec.partQueries()), idx(spec.sliceQueries()),
+        acc.flatten(),
+        [&](OpBuilder &nested, Location, Value slice0, ValueRange iterArgs) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nested.getInsertionBlock(),
+                              nested.getInsertionPoint());
+          partQuery0 = slice0;
+          GradAccumulators sliceAcc = GradAccumulators::unflatten(iterArgs);
+          emitQuerySliceStep(visit, stage, edge, sliceAcc);
+          scf::YieldOp::create(b, sliceAcc.flatten());
+        });
+    loop->setAttr("sdpa.query_slice_loop", b.getUnitAttr());
+    partQuery0 = Value();
+    acc = GradAccumulators::unflatten(loop.getResults());
+  }
+
+  // The dQ partial (every column) from the whole dS tile in shared memory
+  // (complete after a split visit's barrier); bwd_dq recomputes dQ instead.
+  if (spec.recomputesDq())
+    return;
+  if (!spec.splitsVisit())
+    gpu::BarrierOp::create(b);
+  emitDqUpdate(visit.t, visit.q0, visit.bases);
+}
+
+void MainKernelBuilder::emitQuerySliceStep(const QueryVisit &visit,
+                                           Value stage, Value edge,
+                                           GradAccumulators &acc) {
   Value q0 = visit.q0;
   int64_t blocks = queryBlocks();
   SmallVector<Value> s = keyRowProducts(kSmem, qSmem, stage);
@@ -437,26 +473,18 @@ void MainKernelBuilder::emitQueryTileStep(const QueryVisit &visit,
     gpu::BarrierOp::create(b);
     emitGroupGradients(stage, acc);
   } else {
-    // dV += P^T dO, dK += dS^T Q (queries are the reduction), over every
-    // column, P^T and dS^T from this warp's registers.
-    for (int64_t kq = 0; kq < spec.tiles.q / sm80::kMmaK; ++kq) {
+    // dV += P^T dO, dK += dS^T Q (the slice's queries are the reduction),
+    // over every column, P^T and dS^T from this warp's registers.
+    for (int64_t kq = 0; kq < blocks / 2; ++kq) {
       SmallVector<Value> aP, aS;
       for (int64_t r = 0; r < spec.keyRowTiles; ++r) {
         int64_t rj = r * blocks + 2 * kq;
         aP.push_back(accumulatorsToA(p[rj], p[rj + 1]));
         aS.push_back(accumulatorsToA(dS[rj], dS[rj + 1]));
       }
-      accumulateGradients(aP, aS, idx(kq * sm80::kMmaK), stage, acc);
+      accumulateGradients(aP, aS, queryLocal(2 * kq), stage, acc);
     }
   }
-
-  // The dQ partial (every column) from the whole dS tile in shared memory
-  // (complete after a split visit's barrier); bwd_dq recomputes dQ instead.
-  if (spec.recomputesDq())
-    return;
-  if (!spec.splitsVisit())
-    gpu::BarrierOp::create(b);
-  emitDqUpdate(visit.t, q0, visit.bases);
 }
 
 void MainKernelBuilder::emitStoreGradients(const GradAccumulators &acc) {

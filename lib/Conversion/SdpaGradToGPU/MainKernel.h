@@ -73,17 +73,21 @@ private:
   /// queryStages stages).
   void emitWalk(Value count, const BackwardBounds &bounds,
                 GradAccumulators &acc);
-  /// One visit, its Q, dO and row stats in `stage`: recomputes P (masked if
-  /// `edge`, an i1); forms dS; accumulates the group's columns of dK, dV;
-  /// adds the dQ partial (accumulating dQ modes).
+  /// One visit, its Q, dO and row stats in `stage`: its query slices
+  /// (emitQuerySliceStep), then the dQ partial (accumulating dQ modes).
   void emitQueryTileStep(const QueryVisit &visit, Value stage, Value edge,
                          GradAccumulators &acc);
+  /// The warp's queries of one slice of a visit (from partQuery0):
+  /// recomputes P (masked if `edge`, an i1); forms dS; accumulates the
+  /// group's columns of dK, dV.
+  void emitQuerySliceStep(const QueryVisit &visit, Value stage, Value edge,
+                          GradAccumulators &acc);
   /// The tile-local first query of 8-query block `j` of this warp's part.
   Value queryLocal(int64_t j);
   /// The first head_dim column of 8-column block `dn` of this warp's
   /// columns (past groupColumn0 in a split visit).
   Value columnBlock0(int64_t dn);
-  /// 8-query blocks of this warp's part of the query tile.
+  /// 8-query blocks of this warp's slice of the query tile.
   int64_t queryBlocks() const;
   /// The tile-local first key of the warp's key row tile `r` (warpKeys()
   /// keyBlock + 16 r), and of this thread's fragment rows in it (plus
@@ -141,7 +145,9 @@ private:
   Value warp, fragRow, fragCol;
   // The warp's key block, and its column group (also its part of the query
   // tile in the first phase of a split visit); the first query of the part
-  // and the first column of the group (null unless the visit is split).
+  // (or of the query slice the visit forms, BackwardKernelSpec::
+  // querySlices) and the first column of the group (null unless the visit
+  // is split or sliced; groupColumn0 unless split).
   Value keyBlock, columnGroup, partQuery0, groupColumn0;
   // Shared buffers.
   Value kSmem, vSmem, qSmem, doSmem, dsSmem, lseSmem, deltaSmem;
