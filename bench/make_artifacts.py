@@ -141,6 +141,8 @@ CONFIGS = {
     # band.
     "bwd_f16_d80_win127_det": Config(B, "f16", 80, 127, 0, deterministic=True),
     "bwd_bf16_d96_causal_nd": Config(B, "bf16", 96, None, 0),
+    # Wide d 80 (mma width 80): the rule's 64 x 64, one key row tile a warp.
+    "bwd_bf16_d80_causal_nd": Config(B, "bf16", 80, None, 0),
     "bwd_bf16_d160_win127_br_det": Config(B, "bf16", 160, 127, 0, "bottom_right",
                                           deterministic=True),
     "bwd_f16_d192_causal_nd": Config(B, "f16", 192, None, 0),

@@ -55,8 +55,7 @@ TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
     return {64, 64};
   if (headDim > kMaxFullTileRecomputeHeadDim && recompute)
     return {32, kMaxWideRecomputeKeyTile};
-  if (!narrow && headDim <= kMaxTwoKeyRowTilesHeadDim && recompute &&
-      !cappedOrPacked)
+  if (!narrow && headDim <= 96 && recompute && !cappedOrPacked)
     return {64, 64};
   bool wide128 = !narrow && headDim > 96 && headDim <= 128;
   if (wide128 && !cappedOrPacked)

@@ -139,13 +139,14 @@ TEST(KernelDefaults, BackwardRule) {
       expect(256, 128, mode, det, 32, rc ? 32 : 64);
       expect(136, kWide, mode, det, 32, rc ? 32 : 64);
       expect(160, kWide, mode, det, 32, rc ? 32 : 64);
-      // Wide up to d 64 (kMaxTwoKeyRowTilesHeadDim): 64 x 64 recomputed
-      // (two key row tiles a bwd_main warp, causal measured), 32 x 64
-      // accumulated; d 65..96: 32 x 64.
+      // Wide up to d 96: 64 x 64 recomputed (to d 64 two key row tiles a
+      // bwd_main warp; causal measured at d 24, 64, 80, 96), 32 x 64
+      // accumulated.
       expect(64, kWide, mode, det, rc ? 64 : 32, 64);
       expect(24, 513, mode, det, rc ? 64 : 32, 64);
-      expect(72, kWide, mode, det, 32, 64);
-      expect(96, 513, mode, det, 32, 64);
+      expect(72, kWide, mode, det, rc ? 64 : 32, 64);
+      expect(96, 513, mode, det, rc ? 64 : 32, 64);
+      expect(104, kWide, mode, det, 64, 128);
     }
     // Wide at d 97..128: 64 x 128, both dQ orders (heavy measured).
     expect(128, kWide, mode, false, 64, 128);
@@ -157,7 +158,7 @@ TEST(KernelDefaults, BackwardRule) {
 
 /// With a softcap or packed sequences the wide d 97..128 backward keeps the
 /// earlier tiles (64 x 128 spills there), and so does the wide recomputed
-/// one up to d 64 (32 x 64, not 64 x 64); elsewhere the flag changes
+/// one up to d 96 (32 x 64, not 64 x 64); elsewhere the flag changes
 /// nothing.
 TEST(KernelDefaults, BackwardCappedOrPackedKeepsEarlierWideTiles) {
   auto tiles = [](int64_t d, std::optional<int64_t> width,
@@ -173,9 +174,11 @@ TEST(KernelDefaults, BackwardCappedOrPackedKeepsEarlierWideTiles) {
   EXPECT_EQ(tiles(120, 4096, acc, false), Tiles(32, 128));
   EXPECT_EQ(tiles(128, kWide, rc, true), Tiles(32, 64));
   EXPECT_EQ(tiles(64, 128, rc, false), Tiles(64, 64));
-  // The wide d <= 64 recomputed backward spills at 64 x 64 capped or packed.
+  // The wide d <= 96 recomputed backward keeps 32 x 64 capped or packed
+  // (64 x 64 spills at d 64).
   EXPECT_EQ(tiles(64, kWide, rc, true), Tiles(32, 64));
   EXPECT_EQ(tiles(40, kWide, rc, false), Tiles(32, 64));
+  EXPECT_EQ(tiles(96, kWide, rc, false), Tiles(32, 64));
   EXPECT_EQ(tiles(256, kWide, acc, false), Tiles(32, 64));
   EXPECT_EQ(tiles(256, kWide, rc, false), Tiles(32, 32));
 }

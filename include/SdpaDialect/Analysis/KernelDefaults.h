@@ -111,14 +111,16 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
 ///   head_dim > kMaxFullTileRecomputeHeadDim,  32 x 32
 ///   dQ recomputed
 ///       bwd_dq's largest key tile there (kMaxWideRecomputeKeyTile).
-///   wider band, head_dim <=                   64 x 64
-///   kMaxTwoKeyRowTilesHeadDim, dQ recomputed,
-///   neither capped nor packed
-///       bwd_main's warps hold two key row tiles and form a visit 32
-///       queries at a time (H100, 2026-12-06, bottom-right causal 8k,
-///       deterministic): f16 d 64 0.80x and bf16 d 24 0.86x the time of
-///       32 x 64 (64 x 128: 0.87x). With a cap (sm_80) or packed
-///       sequences (sm_90) bwd_main spills 20 bytes at d 64 (ptxas 13.0).
+///   wider band, head_dim <= 96,               64 x 64
+///   dQ recomputed, neither capped nor packed
+///       Up to kMaxTwoKeyRowTilesHeadDim bwd_main's warps hold two key row
+///       tiles and form a visit 32 queries at a time (H100, 2026-12-06,
+///       bottom-right causal 8k, deterministic): f16 d 64 0.80x and bf16
+///       d 24 0.86x the time of 32 x 64 (64 x 128: 0.87x). Above, one row
+///       tile (causal 8k, non-deterministic): bf16 d 96 0.80x, d 80 0.84x
+///       (two row tiles in 16-query slices at 32 x 64: 0.95x). With a cap
+///       (sm_80) or packed sequences (sm_90) bwd_main spills 20 bytes at
+///       d 64 (ptxas 13.0), so those keep 32 x 64.
 ///   otherwise                                 32 x 64 (as before)
 TileShape getDefaultBackwardTiles(int64_t headDim,
                                   std::optional<int64_t> bandWidth,
