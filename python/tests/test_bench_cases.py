@@ -100,5 +100,36 @@ class Overrides(unittest.TestCase):
         self.assertFalse(os.listdir(tmp))
 
 
+class Report(unittest.TestCase):
+    def test_report_names_the_artifacts_our_rows_timed(self):
+        # bench/benchmark.py's report, from results as measure() records them
+        # (no GPU: write_report reads only the records).
+        import benchmark
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        args = SimpleNamespace(out=tmp, graph=False, ours_label="ours")
+        fwd = "/k/bf16_d64_win127.manifest"
+        rows = [
+            {"case": "gpt-oss", "S": 8192, "pass": "fwd", "impl": "ours", "ms": 0.08,
+             "artifact": fwd},
+            {"case": "gpt-oss", "S": 8192, "pass": "fwd+bwd", "impl": "ours", "ms": 0.35,
+             "artifact": fwd, "backward_artifact": "/k/bwd_bf16_d64_win127_nd.manifest"},
+            {"case": "gpt-oss", "S": 8192, "pass": "fwd+bwd", "impl": "ours-det",
+             "ms": 0.35, "artifact": fwd,
+             "backward_artifact": "/k/bwd_bf16_d64_win127_det.manifest"},
+            {"case": "gpt-oss", "S": 8192, "pass": "fwd+bwd", "impl": "flex", "ms": 0.5},
+        ]
+        benchmark.plot = lambda *a: None
+        case = Case("gpt-oss", 2, 16, 64, 128, 8192)
+        case.cells = lambda: 1  # (visible_cells imports torch)
+        benchmark.write_report(args, [case], rows, 3e12, "test device", "0", 1.0)
+        with open(os.path.join(tmp, "benchmark.md")) as f:
+            text = f.read()
+        self.assertIn("Artifacts timed (ours): gpt-oss: bf16_d64_win127.manifest, "
+                      "bwd_bf16_d64_win127_nd.manifest, bwd_bf16_d64_win127_det.manifest.",
+                      text)
+        self.assertIn("| gpt-oss | 8192 | fwd+bwd | ours | 0.350 |", text)
+
+
 if __name__ == "__main__":
     unittest.main()
