@@ -49,15 +49,19 @@ TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
                                               sdpa_schema::DqMode dqMode,
                                               bool deterministic,
                                               bool cappedOrPacked) {
+  // Up to d 96 with dQ recomputed the tiles are 64 x 64 on every band (a
+  // wide one neither capped nor packed); with dQ accumulated, on narrow
+  // bands up to d 80 (the relay spills above).
+  constexpr int64_t kMaxSquareTileHeadDim = 96;
   bool recompute = dqMode == sdpa_schema::DqMode::Recompute;
   bool narrow = isNarrowBand(bandWidth);
-  if (narrow && (headDim <= 80 || (headDim <= 96 && recompute)))
+  bool square = headDim <= kMaxSquareTileHeadDim && recompute &&
+                (narrow || !cappedOrPacked);
+  if (square || (narrow && headDim <= 80))
     return {64, 64};
   if (headDim > kMaxFullTileRecomputeHeadDim && recompute)
     return {32, kMaxWideRecomputeKeyTile};
-  if (!narrow && headDim <= 96 && recompute && !cappedOrPacked)
-    return {64, 64};
-  bool wide128 = !narrow && headDim > 96 && headDim <= 128;
+  bool wide128 = !narrow && headDim > kMaxSquareTileHeadDim && headDim <= 128;
   if (wide128 && !cappedOrPacked)
     return {64, 128};
   if (wide128 && !deterministic)
