@@ -3,7 +3,8 @@
 parses its arguments (--help), and check_torch_op.py's CPU-only checks pass
 (the argument errors, through the package as the GPU run imports it);
 make_artifacts.py --set compiles a table entry with one field changed under
-its own name (the other side of an A/B)."""
+its own name (the other side of an A/B) and lists it as an override, which
+the benchmark then never times for its case."""
 
 import os
 import shutil
@@ -132,6 +133,17 @@ class BenchScriptsTest(unittest.TestCase):
         # rule's bf16_d64_win127 is not listed.
         self.assertEqual(read("set", "overrides", ".txt"), "bf16_d64_win127 stages=3\n")
         self.assertEqual(read("table", "overrides", ".txt"), "bf16_d64_win127_s3 stages=3\n")
+        # So the benchmark's gpt-oss case times the rule's forward, and none
+        # from a folder whose only match overrides the rule (the runtime reads
+        # the manifests: CI's SDPA_RUNTIME_LIB).
+        if os.environ.get("SDPA_RUNTIME_LIB"):
+            sys.path.insert(0, BENCH)
+            import benchmark
+            from bench_cases import Case
+            gptoss = Case("gpt-oss", 2, 16, 64, 128, 8192)
+            found = benchmark.find_artifacts(os.path.join(tmp, "table"), gptoss, None)
+            self.assertEqual(os.path.basename(found["bf16"][0].path), "bf16_d64_win127.manifest")
+            self.assertEqual(benchmark.find_artifacts(os.path.join(tmp, "set"), gptoss, None), {})
         manifest = read("set", "bf16_d64_win127", ".manifest")
         self.assertIn("\nptx bf16_d64_win127.ptx\n", manifest)
         self.assertEqual(manifest.replace("bf16_d64_win127.ptx", "X"),
