@@ -338,28 +338,24 @@ def apply_settings(configs, names, settings):
             for n, c in configs.items()}
 
 
-# The fields that override a choice of the compiler's default rule.
+# The fields that override a choice of the compiler's default rule, each a
+# pipeline option of the same name ("_" -> "-"); unset (None or 0): the rule.
 RULE_FIELDS = ("tile_q", "tile_kv", "warps", "dq_mode", "stages")
+
+
+def rule_settings(c):
+    """[(field, value)] of the rule's choices `c` overrides."""
+    return [(f, getattr(c, f)) for f in RULE_FIELDS if getattr(c, f)]
 
 
 def rule_overrides(c):
     """"field=value ..." of the rule's choices `c` overrides ('' for none)."""
-    return " ".join(f"{f}={getattr(c, f)}" for f in RULE_FIELDS
-                    if getattr(c, f) is not None)
+    return " ".join(f"{f}={v}" for f, v in rule_settings(c))
 
 
 def pipeline(name, c, out):
     opts = [f"artifact-dir={out}", f"artifact-name={name}"]
-    if c.tile_q:
-        opts.append(f"tile-q={c.tile_q}")
-    if c.tile_kv:
-        opts.append(f"tile-kv={c.tile_kv}")
-    if c.warps:
-        opts.append(f"warps={c.warps}")
-    if c.dq_mode:
-        opts.append(f"dq-mode={c.dq_mode}")
-    if c.stages:
-        opts.append(f"stages={c.stages}")
+    opts += [f"{f.replace('_', '-')}={v}" for f, v in rule_settings(c)]
     kind = "forward" if c.direction == F else "backward"
     return f"--sdpa-{kind}-pipeline={' '.join(opts)}"
 

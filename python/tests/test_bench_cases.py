@@ -119,7 +119,9 @@ class Report(unittest.TestCase):
              "backward_artifact": "/k/bwd_bf16_d64_win127_det.manifest"},
             {"case": "gpt-oss", "S": 8192, "pass": "fwd+bwd", "impl": "flex", "ms": 0.5},
         ]
+        plot = benchmark.plot
         benchmark.plot = lambda *a: None
+        self.addCleanup(setattr, benchmark, "plot", plot)
         case = Case("gpt-oss", 2, 16, 64, 128, 8192)
         case.cells = lambda: 1  # (visible_cells imports torch)
         benchmark.write_report(args, [case], rows, 3e12, "test device", "0", 1.0)

@@ -113,10 +113,11 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
 ///       bwd_dq's largest key tile there (kMaxWideRecomputeKeyTile).
 ///   wider band, head_dim <= 96,               64 x 64
 ///   dQ recomputed, neither capped nor packed
-///       Up to kMaxTwoKeyRowTilesHeadDim bwd_main's warps hold two key row
-///       tiles and form a visit 32 queries at a time (H100, 2026-12-06,
-///       bottom-right causal 8k, deterministic): f16 d 64 0.80x and bf16
-///       d 24 0.86x the time of 32 x 64 (64 x 128: 0.87x). Above, one row
+///       Up to mma width 64 bwd_main's warps hold two key row tiles
+///       (BackwardKernelSpec::keyRowTiles) and form a visit 32 queries at a
+///       time (H100, 2026-12-06, bottom-right causal 8k, deterministic):
+///       f16 d 64 0.80x and bf16 d 24 0.86x the time of 32 x 64 (64 x 128:
+///       0.87x). Above, one row
 ///       tile (causal 8k, non-deterministic): bf16 d 96 0.80x, d 80 0.84x
 ///       (two row tiles in 16-query slices at 32 x 64: 0.95x). With a cap
 ///       (sm_80) or packed sequences (sm_90) bwd_main spills 20 bytes at
@@ -136,11 +137,6 @@ TileShape getDefaultBackwardTiles(int64_t headDim,
 /// the tile rule above takes 32 x 32 there.
 constexpr int64_t kMaxFullTileRecomputeHeadDim = 128;
 constexpr int64_t kMaxWideRecomputeKeyTile = 32;
-
-/// Up to this mma width bwd_main's warps may hold two m16 key row tiles
-/// (32 keys; BackwardKernelSpec::keyRowTiles): their dK and dV take
-/// 4 * width registers a thread.
-constexpr int64_t kMaxTwoKeyRowTilesHeadDim = 64;
 
 /// The default dQ mode of a backward (docs/Artifact.md, "Backward kernels").
 /// `capped`: a finite softcap; `deterministic`: an accumulated dQ would be

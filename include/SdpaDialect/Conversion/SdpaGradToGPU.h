@@ -114,8 +114,7 @@ struct BackwardKernelSpec {
   /// as fast as with one (H100, 2026-12-06: 0.99-1.00x at 16k and 32k),
   /// and the packed kernels spilled 20 bytes at sm_90 (ptxas 13.0); on
   /// wide bands they are what the tile rule takes (KernelDefaults.h).
-  static constexpr int64_t kMaxTwoKeyRowTilesHeadDim =
-      sdpa::kMaxTwoKeyRowTilesHeadDim;
+  static constexpr int64_t kMaxTwoKeyRowTilesHeadDim = 64;
   static constexpr int64_t kTwoKeyRowTilesSlice = 32;
   int64_t keyRowTiles = 1;
   /// Keys a warp holds (16 keyRowTiles).
