@@ -13,6 +13,8 @@ import sys
 import tempfile
 import unittest
 
+from _tool_environment import tool_environment
+
 BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "bench")
 SCRIPTS = ("check_torch_op.py", "check_hf_mistral.py", "check_hf_gptoss.py",
@@ -22,7 +24,7 @@ SCRIPTS = ("check_torch_op.py", "check_hf_mistral.py", "check_hf_gptoss.py",
 class BenchScriptsTest(unittest.TestCase):
     def run_script(self, *args):
         return subprocess.run([sys.executable, os.path.join(BENCH, args[0]), *args[1:]],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, env=tool_environment())
 
     def test_help(self):
         for script in SCRIPTS:

@@ -19,6 +19,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from sdpa.distributed import Band, key_range, query_range  # noqa: E402
+from _tool_environment import tool_environment  # noqa: E402
 
 LINE = re.compile(r"sdpa\.schedule (fwd|bwd) (?:q_tile|kv_tile)=(\d+) (?:kv|q)=\[(-?\d+),(-?\d+)\)")
 
@@ -40,14 +41,6 @@ def function(i, band, sq, skv, backward):
             f"  %dq, %dk, %dv = sdpa.attention_grad %q, %k, %k, %o, %o, %lse {{{mask}}}\n"
             f"      : {q}, {kv}, {kv}, {q}, {q}, {lse} -> {q}, {kv}, {kv}\n"
             f"  return %dq : {q}\n}}\n")
-
-
-def tool_environment():
-    """This process's environment without LD_PRELOAD: scripts/sanitize.sh
-    preloads the ASan runtime into the interpreter (which loads the
-    instrumented runtime library), and an instrumented sdpa-opt that inherits
-    it would hold two ASan runtimes."""
-    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 
 
 def printed_ranges(cases, tile_q, tile_kv, backward):
