@@ -22,8 +22,11 @@ module.mlir, the rewritten module whose attention sites call them
 
 --sweep compiles the configuration sweep of bench/sweep_configs.py instead
 (timed by bench/sweep.py). With ptxas found (--ptxas, else on PATH), every
-PTX written is assembled for sm_80 and an artifact with spills or a stack
-frame is removed and reported as refused.
+PTX written (an imported model's too) is assembled for sm_80 and for sm_90,
+what an H100 or H200 allocates when its driver compiles the sm_80 PTX. An
+artifact with spills or a stack frame for sm_80, or for sm_90 other than
+SM90_SPILLS lists, is removed and reported as refused; a listed spill that
+changed is refused too, so the list stays what spills.
 
 --set FIELD=VALUE (repeatable) changes one field of every configuration
 compiled, which keeps its name: the other side of an A/B
@@ -279,10 +282,6 @@ IMPORTED = {
 }
 
 
-# Lowering options of an IMPORTED model whose sites need other tiles than the
-# pipeline's defaults (Gemma 2's d 256 forward fits shared memory at tile-kv 32).
-IMPORTED_LOWERING = {"gemma2_like_softcap_xla_vg": "tile-kv=32"}
-
 
 def source(name, c):
     """The op of configuration `c` in a function @name, with dynamic sizes: the
@@ -360,18 +359,63 @@ def pipeline(name, c, out):
     return f"--sdpa-{kind}-pipeline={' '.join(opts)}"
 
 
-def ptxas_problem(ptxas, ptx):
-    """'' when `ptx` assembles for sm_80 without spills or a stack frame,
-    else what ptxas said (its first line if it failed, else the offending
-    kernel's line of stack frame and spills)."""
-    try:
-        kernels = kernel_resources(ptxas, "sm_80", ptx)
-    except PtxasError as e:
-        return str(e)
-    for resources in kernels.values():
-        if resources.spills:
-            return "ptxas: " + resources.frame_line
+# The kernels that spill for sm_90 under ptxas 13.0, (artifact, kernel) ->
+# bytes of spill stores (docs/Performance.md, "Spills"): each has a stack
+# frame, none spills for sm_80. They are what issue 15's "no spills" still
+# lacks on an H100 or H200; ptxas_problem refuses any other sm_90 spill and
+# any change to these.
+SM90_SPILLS = {
+    # d 128, two row tiles a warp (128 x 32), causal: 255 registers.
+    ("f16_d128_causal_br", "sdpa_fwd_0"): 4,
+    ("f16_d128_causal_br_thd", "sdpa_fwd_0"): 16,
+    # d 128, window 128, one row tile a warp: ptxas aims at 3 blocks an SM
+    # (168 registers); capped at 176 it would not spill, at 2 blocks.
+    ("bf16_d128_win127_br", "sdpa_fwd_0"): 12,
+}
+
+
+def ptxas_problem(ptxas, name, ptx_files, known_sm90=None):
+    """'' when every PTX file of artifact `name` assembles for sm_80 without
+    spills or a stack frame, and for sm_90 with exactly the spills
+    `known_sm90` (default SM90_SPILLS) lists for `name`; else what is wrong
+    (ptxas's first line if it failed, else the kernel, the target and
+    ptxas's line of stack frame and spills)."""
+    known = SM90_SPILLS if known_sm90 is None else known_sm90
+    for arch in ("sm_80", "sm_90"):
+        for ptx in ptx_files:
+            try:
+                kernels = kernel_resources(ptxas, arch, ptx)
+            except PtxasError as e:
+                return f"ptxas -arch={arch}: {e}"
+            for kernel, resources in kernels.items():
+                listed = known.get((name, kernel)) if arch == "sm_90" else None
+                found = resources.spill_stores if resources.spills else None
+                if found == listed:
+                    continue
+                where = f"{kernel} for {arch}: {resources.frame_line or 'no spills'}"
+                if listed is None:
+                    return "ptxas: " + where
+                return f"ptxas: {where}; SM90_SPILLS lists {listed} bytes"
     return ""
+
+
+def artifact_ptx_files(name, out):
+    """The PTX files of artifact `name` in `out`: <name>.ptx, or every PTX
+    file of an imported model's folder."""
+    if name in IMPORTED:
+        folder = os.path.join(out, name)
+        return sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                      if f.endswith(".ptx"))
+    return [os.path.join(out, name + ".ptx")]
+
+
+def remove_artifact(name, out):
+    """Removes what compile_artifact wrote for `name`."""
+    if name in IMPORTED:
+        shutil.rmtree(os.path.join(out, name))
+        return
+    for ext in (".ptx", ".manifest"):
+        os.remove(os.path.join(out, name + ext))
 
 
 def compile_artifact(name, configs, args):
@@ -383,9 +427,7 @@ def compile_artifact(name, configs, args):
         os.makedirs(out, exist_ok=True)
         res = subprocess.run([args.sdpa_opt, IMPORTED[name], "-o",
                               os.path.join(out, "module.mlir"),
-                              "--sdpa-stablehlo-pipeline=lowering={"
-                              + " ".join(filter(None, [IMPORTED_LOWERING.get(name),
-                                                       f"artifact-dir={out}"])) + "}"],
+                              f"--sdpa-stablehlo-pipeline=lowering={{artifact-dir={out}}}"],
                              text=True, capture_output=True)
     else:
         c = configs[name]
@@ -393,11 +435,10 @@ def compile_artifact(name, configs, args):
                              input=source(name, c), text=True, capture_output=True)
     if res.returncode != 0:
         return (res.stderr.strip().splitlines() or ["(no diagnostic)"])[0]
-    if name not in IMPORTED and args.ptxas:
-        problem = ptxas_problem(args.ptxas, os.path.join(args.out, name + ".ptx"))
+    if args.ptxas:
+        problem = ptxas_problem(args.ptxas, name, artifact_ptx_files(name, args.out))
         if problem:
-            for ext in (".ptx", ".manifest"):
-                os.remove(os.path.join(args.out, name + ext))
+            remove_artifact(name, args.out)
             return problem
     return ""
 

@@ -4,7 +4,9 @@ parses its arguments (--help), and check_torch_op.py's CPU-only checks pass
 (the argument errors, through the package as the GPU run imports it);
 make_artifacts.py --set compiles a table entry with one field changed under
 its own name (the other side of an A/B) and lists it as an override, which
-the benchmark then never times for its case."""
+the benchmark then never times for its case; make_artifacts.py's spill check
+refuses what spills for sm_80 and any sm_90 spill SM90_SPILLS does not list
+exactly, and (with ptxas) the whole table passes it."""
 
 import os
 import shutil
@@ -13,7 +15,7 @@ import sys
 import tempfile
 import unittest
 
-from _tool_environment import tool_environment
+from _tool_environment import find_ptxas, tool_environment
 
 BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "bench")
@@ -87,6 +89,71 @@ class BenchScriptsTest(unittest.TestCase):
         self.assertTrue(main.spills)
         self.assertEqual(main.frame_line,
                          "8 bytes stack frame, 16 bytes spill stores, 8 bytes spill loads")
+
+    def fake_ptxas(self, directory, name, frames):
+        """A ptxas stand-in `name` printing, for -arch=ARCH, one kernel
+        sdpa_fwd_0 whose stack frame and spills are frames[ARCH]."""
+        path = os.path.join(directory, name)
+        cases = "".join(f"  *-arch={arch}*) frame='{line}' ;;\n"
+                        for arch, line in frames.items())
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\ncase \"$*\" in\n" + cases + "esac\n"
+                    "echo \"ptxas info    : Compiling entry function 'sdpa_fwd_0' for 'sm_x'\" >&2\n"
+                    "echo \"    $frame\" >&2\n"
+                    "echo \"ptxas info    : Used 128 registers, used 1 barriers\" >&2\n")
+        os.chmod(path, 0o755)
+        return path
+
+    def test_spill_check_per_target(self):
+        sys.path.insert(0, BENCH)
+        from make_artifacts import ptxas_problem
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        clean = "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
+        spill = "8 bytes stack frame, 4 bytes spill stores, 16 bytes spill loads"
+        sm90 = self.fake_ptxas(tmp, "sm90", {"sm_80": clean, "sm_90": spill})
+        ptx = [os.path.join(tmp, "a.ptx")]
+        # An sm_90 spill passes only where the list gives its bytes exactly.
+        self.assertEqual(ptxas_problem(sm90, "a", ptx, {}),
+                         f"ptxas: sdpa_fwd_0 for sm_90: {spill}")
+        self.assertEqual(ptxas_problem(sm90, "a", ptx, {("a", "sdpa_fwd_0"): 4}), "")
+        self.assertEqual(ptxas_problem(sm90, "a", ptx, {("b", "sdpa_fwd_0"): 4}),
+                         f"ptxas: sdpa_fwd_0 for sm_90: {spill}")
+        self.assertEqual(ptxas_problem(sm90, "a", ptx, {("a", "sdpa_fwd_0"): 8}),
+                         f"ptxas: sdpa_fwd_0 for sm_90: {spill}; SM90_SPILLS lists 8 bytes")
+        # A listed kernel that no longer spills is reported too.
+        both_clean = self.fake_ptxas(tmp, "clean", {"sm_80": clean, "sm_90": clean})
+        self.assertEqual(ptxas_problem(both_clean, "a", ptx, {("a", "sdpa_fwd_0"): 4}),
+                         f"ptxas: sdpa_fwd_0 for sm_90: {clean}; SM90_SPILLS lists 4 bytes")
+        self.assertEqual(ptxas_problem(both_clean, "a", ptx, {}), "")
+        # The list is for sm_90 only: an sm_80 spill is refused.
+        sm80 = self.fake_ptxas(tmp, "sm80", {"sm_80": spill, "sm_90": spill})
+        self.assertEqual(ptxas_problem(sm80, "a", ptx, {("a", "sdpa_fwd_0"): 4}),
+                         f"ptxas: sdpa_fwd_0 for sm_80: {spill}")
+        # Through the script: refused, nothing left behind.
+        out = os.path.join(tmp, "out")
+        res = self.run_script("make_artifacts.py", "--sdpa-opt",
+                              os.environ.get("SDPA_OPT", "sdpa-opt"), "--out", out,
+                              "--only", "bf16_d64_win127", "--ptxas", sm90)
+        self.assertEqual(res.returncode, 1, res.stdout + res.stderr)
+        self.assertIn(f"REFUSED bf16_d64_win127: ptxas: sdpa_fwd_0 for sm_90: {spill}",
+                      res.stdout)
+        self.assertFalse(os.path.exists(os.path.join(out, "bf16_d64_win127.ptx")))
+        self.assertFalse(os.path.exists(os.path.join(out, "bf16_d64_win127.manifest")))
+
+    def test_table_passes_the_spill_check(self):
+        # Every artifact the GPU scripts use, the imported models' too:
+        # no spill for sm_80, and for sm_90 exactly SM90_SPILLS.
+        ptxas = find_ptxas()
+        if not ptxas:
+            self.skipTest("no ptxas")
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        res = self.run_script("make_artifacts.py", "--sdpa-opt",
+                              os.environ.get("SDPA_OPT", "sdpa-opt"), "--out", tmp,
+                              "--ptxas", ptxas, "--jobs", str(os.cpu_count() or 1))
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        self.assertIn(" written, 0 refused", res.stdout)
 
     def test_pin_occupancy_after_the_kernels_maxntid(self):
         # Two kernels: the pin goes to the named one only, after its

@@ -19,6 +19,7 @@ BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, BENCH)
 
 from sweep_configs import DEFAULT, SWEEP  # noqa: E402
+from _tool_environment import find_ptxas  # noqa: E402
 
 SDPA_OPT = os.environ.get("SDPA_OPT", "sdpa-opt")
 # The benchmark's artifact (bench/make_artifacts.py CONFIGS) of each default.
@@ -98,7 +99,7 @@ class SweepTest(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(out, name + ".manifest")))
 
     def test_every_entry_compiles_without_spills(self):
-        ptxas = shutil.which("ptxas")
+        ptxas = find_ptxas()
         res = make_artifacts(self.tmp, "--sweep", "--ptxas", ptxas or "")
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
         written = sorted(f[:-len(".manifest")] for f in os.listdir(self.tmp)
