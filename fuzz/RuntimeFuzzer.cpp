@@ -45,20 +45,6 @@ void check(bool condition, const std::string &what) {
     fail(what);
 }
 
-int32_t dtypeCode(ElementType type) {
-  switch (type) {
-  case ElementType::F16:
-    return SDPA_DTYPE_F16;
-  case ElementType::BF16:
-    return SDPA_DTYPE_BF16;
-  case ElementType::F32:
-    return SDPA_DTYPE_F32;
-  case ElementType::I32:
-    return SDPA_DTYPE_I32;
-  }
-  return -1;
-}
-
 /// A tensor of `shape`, densely packed, at a 256-byte aligned address 1 TiB
 /// from the last (consistent tensors do not overlap: the runtime refuses
 /// outputs that alias).
@@ -142,7 +128,7 @@ void checkAccepted(const Manifest &manifest, const Problem &problem,
   int rank = problem.layout == Layout::THD ? 3 : 4;
   for (const SdpaTensor *t : qkvLike) {
     check(t->rank == rank, "accepted a tensor of the wrong rank");
-    check(t->dtype == dtypeCode(manifest.dtype),
+    check(t->dtype == getDtypeCode(manifest.dtype),
           "accepted a tensor of another element type than the artifact's");
     check(t->shape[rank - 1] == manifest.headDim,
           "accepted a head dim other than the artifact's");
@@ -193,7 +179,7 @@ void fuzzArguments(const Manifest &manifest, FuzzedDataProvider &fdp) {
   Layout layout = manifest.varlen ? Layout::THD
                   : fdp.ConsumeBool() ? Layout::BSHD
                                       : Layout::BHSD;
-  int32_t dtype = dtypeCode(manifest.dtype);
+  int32_t dtype = getDtypeCode(manifest.dtype);
   Sizes s;
   s.batch = fdp.ConsumeIntegralInRange<int64_t>(0, 4);
   s.headsKv = fdp.ConsumeIntegralInRange<int64_t>(1, 4);

@@ -187,6 +187,19 @@ bool isStickyCode(CUresult r) {
          r == kErrMisalignedAddress || r == kErrLaunchTimeout;
 }
 
+/// What a call about device `device` returning through `out` fails with
+/// before it does anything, in the driver's order (not initialized, a null
+/// output, a device other than the one device 0), else kSuccess.
+CUresult checkDeviceCall(const void *out, int device) {
+  if (!state().initialized)
+    return kErrNotInitialized;
+  if (!out)
+    return kErrInvalidValue;
+  if (device != 0)
+    return kErrInvalidDevice;
+  return kSuccess;
+}
+
 } // namespace
 
 #define EMU_API extern "C" __attribute__((visibility("default")))
@@ -217,24 +230,16 @@ EMU_API CUresult cuGetErrorString(CUresult error, const char **text) {
 }
 
 EMU_API CUresult cuDeviceGet(CUdevice *device, int ordinal) {
-  if (!state().initialized)
-    return kErrNotInitialized;
-  if (!device)
-    return kErrInvalidValue;
-  if (ordinal != 0)
-    return kErrInvalidDevice;
+  if (CUresult r = checkDeviceCall(device, ordinal); r != kSuccess)
+    return r;
   *device = 0;
   return kSuccess;
 }
 
 EMU_API CUresult cuDeviceGetAttribute(int *value, int attribute,
                                       CUdevice device) {
-  if (!state().initialized)
-    return kErrNotInitialized;
-  if (!value)
-    return kErrInvalidValue;
-  if (device != 0)
-    return kErrInvalidDevice;
+  if (CUresult r = checkDeviceCall(value, device); r != kSuccess)
+    return r;
   for (const DeviceAttribute &known : kDeviceAttributes)
     if (known.attribute == attribute) {
       *value = known.value;
@@ -245,14 +250,9 @@ EMU_API CUresult cuDeviceGetAttribute(int *value, int attribute,
 
 EMU_API CUresult cuDevicePrimaryCtxRetain(CUctx_st **context,
                                           CUdevice device) {
-  State &s = state();
-  if (!s.initialized)
-    return kErrNotInitialized;
-  if (!context)
-    return kErrInvalidValue;
-  if (device != 0)
-    return kErrInvalidDevice;
-  *context = &s.primary;
+  if (CUresult r = checkDeviceCall(context, device); r != kSuccess)
+    return r;
+  *context = &state().primary;
   return kSuccess;
 }
 

@@ -350,15 +350,8 @@ private:
         return fail("index arithmetic overflows int64");
       return Conjunction{*strict};
     }
-    if (isa<shlo::AndOp>(op)) {
-      FailureOr<Conjunction> lhs = predicate(site.operand(0));
-      if (failed(lhs))
-        return failure();
-      FailureOr<Conjunction> rhs = predicate(site.operand(1));
-      if (failed(rhs))
-        return failure();
-      return conjoin(*lhs, *rhs);
-    }
+    if (isa<shlo::AndOp>(op))
+      return conjoinOperands(site, 0, 1);
     if (auto select = dyn_cast<shlo::SelectOp>(op)) {
       // pred ? x : false  ==  pred and x.
       Site onFalse = site.operand(2);
@@ -370,13 +363,7 @@ private:
                             : DenseIntElementsAttr();
       if (!dense || !dense.isSplat() || dense.getSplatValue<bool>())
         return fail("select whose false branch is not all false");
-      FailureOr<Conjunction> lhs = predicate(site.operand(0));
-      if (failed(lhs))
-        return failure();
-      FailureOr<Conjunction> rhs = predicate(site.operand(1));
-      if (failed(rhs))
-        return failure();
-      return conjoin(*lhs, *rhs);
+      return conjoinOperands(site, 0, 1);
     }
     if (isa<shlo::BroadcastInDimOp, shlo::TransposeOp, shlo::ReshapeOp>(op)) {
       FailureOr<Conjunction> in = predicate(site.operand(0));
@@ -393,6 +380,18 @@ private:
       return out;
     }
     return fail("mask value defined by " + opName(op));
+  }
+
+  /// The predicates of operands `lhs` and `rhs` of `site`'s op, conjoined.
+  FailureOr<Conjunction> conjoinOperands(const Site &site, unsigned lhs,
+                                         unsigned rhs) {
+    FailureOr<Conjunction> left = predicate(site.operand(lhs));
+    if (failed(left))
+      return failure();
+    FailureOr<Conjunction> right = predicate(site.operand(rhs));
+    if (failed(right))
+      return failure();
+    return conjoin(*left, *right);
   }
 
   /// `lhs and rhs`, without repeating a half-plane (`x and x` is `x`).

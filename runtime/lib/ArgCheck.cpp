@@ -42,6 +42,20 @@ bool sdpa::runtime::toLayout(int32_t code, Layout &layout) {
   return false;
 }
 
+int32_t sdpa::runtime::getDtypeCode(ElementType type) {
+  switch (type) {
+  case ElementType::F16:
+    return SDPA_DTYPE_F16;
+  case ElementType::BF16:
+    return SDPA_DTYPE_BF16;
+  case ElementType::F32:
+    return SDPA_DTYPE_F32;
+  case ElementType::I32:
+    return SDPA_DTYPE_I32;
+  }
+  return -1;
+}
+
 void sdpa::runtime::setContiguousStrides(SdpaTensor &tensor) {
   int64_t stride = 1;
   for (int i = std::min(tensor.rank, 4) - 1; i >= 0; --i) {
@@ -106,20 +120,6 @@ const char *dtypeName(int32_t dtype) {
     return "i32";
   }
   return "unknown";
-}
-
-int32_t dtypeCode(ElementType type) {
-  switch (type) {
-  case ElementType::F16:
-    return SDPA_DTYPE_F16;
-  case ElementType::BF16:
-    return SDPA_DTYPE_BF16;
-  case ElementType::F32:
-    return SDPA_DTYPE_F32;
-  case ElementType::I32:
-    return SDPA_DTYPE_I32;
-  }
-  return -1;
 }
 
 std::string shapeString(const int64_t *shape, int rank) {
@@ -245,7 +245,7 @@ public:
     int rank = layout == Layout::THD ? 3 : 4;
     std::string what = std::string("for layout ") + toString(layout);
     if (!checkTensor(name, t, rank, kPointerAlignment, what.c_str(),
-                     dtypeCode(manifest.dtype), " (the artifact's)"))
+                     getDtypeCode(manifest.dtype), " (the artifact's)"))
       return false;
     DimIndex idx = dimIndex(layout);
     if (t.shape[idx.d] != manifest.headDim)

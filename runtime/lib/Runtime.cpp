@@ -270,6 +270,20 @@ SdpaStatus checkArguments(const char *entry, const SdpaArtifact *artifact,
   return SDPA_SUCCESS;
 }
 
+/// The *Check entry points: `args` checked as `entry` does, then the launch
+/// of `kernels(manifest)` planned (parameters and grid), nothing launched.
+template <typename Args, typename Check, typename Kernels>
+SdpaStatus checkAndPlan(const char *entry, const SdpaArtifact *artifact,
+                        const Args *args, Check check, Kernels kernels) {
+  Problem problem;
+  ParamTable table;
+  if (SdpaStatus s =
+          checkArguments(entry, artifact, args, check, problem, table))
+    return s;
+  std::vector<LaunchStep> steps;
+  return planLaunch(kernels(artifact->manifest), table, problem.grid, steps);
+}
+
 } // namespace
 
 extern "C" {
@@ -389,14 +403,8 @@ SdpaStatus sdpaArtifactSoftcap(const SdpaArtifact *artifact, float *softcap) {
 
 SdpaStatus sdpaForwardCheck(const SdpaArtifact *artifact,
                             const SdpaForwardArgs *args) {
-  Problem problem;
-  ParamTable table;
-  if (SdpaStatus s = checkArguments("sdpaForwardCheck", artifact, args,
-                                    checkForward, problem, table))
-    return s;
-  std::vector<LaunchStep> steps;
-  return planLaunch(forwardKernels(artifact->manifest), table, problem.grid,
-                    steps);
+  return checkAndPlan("sdpaForwardCheck", artifact, args, checkForward,
+                      forwardKernels);
 }
 
 SdpaStatus sdpaForward(SdpaArtifact *artifact, const SdpaForwardArgs *args,
@@ -424,14 +432,8 @@ SdpaStatus sdpaBackwardWorkspace(const SdpaArtifact *artifact,
 
 SdpaStatus sdpaBackwardCheck(const SdpaArtifact *artifact,
                              const SdpaBackwardArgs *args) {
-  Problem problem;
-  ParamTable table;
-  if (SdpaStatus s = checkArguments("sdpaBackwardCheck", artifact, args,
-                                    checkBackward, problem, table))
-    return s;
-  std::vector<LaunchStep> steps;
-  return planLaunch(backwardKernels(artifact->manifest), table, problem.grid,
-                    steps);
+  return checkAndPlan("sdpaBackwardCheck", artifact, args, checkBackward,
+                      backwardKernels);
 }
 
 SdpaStatus sdpaBackward(SdpaArtifact *artifact, const SdpaBackwardArgs *args,

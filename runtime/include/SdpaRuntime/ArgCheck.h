@@ -27,6 +27,9 @@ enum class Layout { BHSD, BSHD, THD };
 
 const char *toString(Layout layout);
 
+/// The C API's code (SDPA_DTYPE_*) of element type `type`.
+int32_t getDtypeCode(ElementType type);
+
 /// The value of one named kernel parameter.
 struct ParamValue {
   ParamType type = ParamType::Ptr;
