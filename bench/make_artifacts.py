@@ -88,6 +88,8 @@ CONFIGS = {
     "f16_d64_local16_br": Config(F, "f16", 64, 16, 16, "bottom_right"),
     # d = 128 (the rule's key tiles of 32: at 64 the bf16 kernel spills).
     "f16_d128_causal_br": Config(F, "f16", 128, None, 0, "bottom_right"),
+    # Causal d 128 as Llama-class models train it.
+    "bf16_d128_causal": Config(F, "bf16", 128, None, 0),
     "bf16_d128_win127_br": Config(F, "bf16", 128, 127, 0, "bottom_right"),
     "bf16_d128_left32": Config(F, "bf16", 128, 32, None),
     "bf16_d128_win4096": Config(F, "bf16", 128, 4095, 0),
@@ -366,6 +368,7 @@ def pipeline(name, c, out):
 # any change to these.
 SM90_SPILLS = {
     # d 128, two row tiles a warp (128 x 32), causal: 255 registers.
+    ("bf16_d128_causal", "sdpa_fwd_0"): 12,
     ("f16_d128_causal_br", "sdpa_fwd_0"): 4,
     ("f16_d128_causal_br_thd", "sdpa_fwd_0"): 16,
     # d 128, window 128, one row tile a warp: ptxas aims at 3 blocks an SM
