@@ -26,7 +26,9 @@ PTX written (an imported model's too) is assembled for sm_80 and for sm_90,
 what an H100 or H200 allocates when its driver compiles the sm_80 PTX. An
 artifact with spills or a stack frame for sm_80, or for sm_90 other than
 SM90_SPILLS lists, is removed and reported as refused; a listed spill that
-changed is refused too, so the list stays what spills.
+changed is refused too, so the list stays what spills. With --set (the other
+side of an A/B) only sm_80 is checked: bench/compare_registers.py compares
+both targets' registers and spills of the two sides.
 
 --set FIELD=VALUE (repeatable) changes one field of every configuration
 compiled, which keeps its name: the other side of an A/B
@@ -284,7 +286,6 @@ IMPORTED = {
 }
 
 
-
 def source(name, c):
     """The op of configuration `c` in a function @name, with dynamic sizes: the
     text sdpa.config writes for the frontends' kernel cache (one writer)."""
@@ -377,14 +378,14 @@ SM90_SPILLS = {
 }
 
 
-def ptxas_problem(ptxas, name, ptx_files, known_sm90=None):
+def ptxas_problem(ptxas, name, ptx_files, known_sm90):
     """'' when every PTX file of artifact `name` assembles for sm_80 without
-    spills or a stack frame, and for sm_90 with exactly the spills
-    `known_sm90` (default SM90_SPILLS) lists for `name`; else what is wrong
-    (ptxas's first line if it failed, else the kernel, the target and
+    spills or a stack frame, and (unless `known_sm90` is None) for sm_90
+    with exactly the spills `known_sm90` lists for `name`; else what is
+    wrong (ptxas's first line if it failed, else the kernel, the target and
     ptxas's line of stack frame and spills)."""
-    known = SM90_SPILLS if known_sm90 is None else known_sm90
-    for arch in ("sm_80", "sm_90"):
+    known = known_sm90 or {}
+    for arch in ("sm_80", "sm_90") if known_sm90 is not None else ("sm_80",):
         for ptx in ptx_files:
             try:
                 kernels = kernel_resources(ptxas, arch, ptx)
@@ -439,7 +440,9 @@ def compile_artifact(name, configs, args):
     if res.returncode != 0:
         return (res.stderr.strip().splitlines() or ["(no diagnostic)"])[0]
     if args.ptxas:
-        problem = ptxas_problem(args.ptxas, name, artifact_ptx_files(name, args.out))
+        known_sm90 = None if getattr(args, "set", None) else SM90_SPILLS
+        problem = ptxas_problem(args.ptxas, name, artifact_ptx_files(name, args.out),
+                                known_sm90)
         if problem:
             remove_artifact(name, args.out)
             return problem

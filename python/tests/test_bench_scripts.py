@@ -130,7 +130,12 @@ class BenchScriptsTest(unittest.TestCase):
         sm80 = self.fake_ptxas(tmp, "sm80", {"sm_80": spill, "sm_90": spill})
         self.assertEqual(ptxas_problem(sm80, "a", ptx, {("a", "sdpa_fwd_0"): 4}),
                          f"ptxas: sdpa_fwd_0 for sm_80: {spill}")
-        # Through the script: refused, nothing left behind.
+        # Not checked for sm_90 (an A/B side: compare_registers.py reads both).
+        self.assertEqual(ptxas_problem(sm90, "a", ptx, None), "")
+        self.assertEqual(ptxas_problem(sm80, "a", ptx, None),
+                         f"ptxas: sdpa_fwd_0 for sm_80: {spill}")
+        # Through the script: refused, nothing left behind; with --set only
+        # sm_80 counts.
         out = os.path.join(tmp, "out")
         res = self.run_script("make_artifacts.py", "--sdpa-opt",
                               os.environ.get("SDPA_OPT", "sdpa-opt"), "--out", out,
@@ -140,6 +145,12 @@ class BenchScriptsTest(unittest.TestCase):
                       res.stdout)
         self.assertFalse(os.path.exists(os.path.join(out, "bf16_d64_win127.ptx")))
         self.assertFalse(os.path.exists(os.path.join(out, "bf16_d64_win127.manifest")))
+        res = self.run_script("make_artifacts.py", "--sdpa-opt",
+                              os.environ.get("SDPA_OPT", "sdpa-opt"), "--out", out,
+                              "--only", "bf16_d64_win127", "--ptxas", sm90,
+                              "--set", "stages=3")
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        self.assertTrue(os.path.exists(os.path.join(out, "bf16_d64_win127.ptx")))
 
     def test_table_passes_the_spill_check(self):
         # Every artifact the GPU scripts use, the imported models' too:
