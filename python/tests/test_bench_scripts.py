@@ -166,6 +166,37 @@ class BenchScriptsTest(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
         self.assertIn(" written, 0 refused", res.stdout)
 
+    def test_ptx_pressure_liveness(self):
+        # A loop carrying r1 and r2, with rd2 (a base plus a literal) read
+        # after it: 4 registers live through the loop (rd2 counts 2), 3 in
+        # the exit block; rd1 dies at the add, the predicate counts none.
+        sys.path.insert(0, BENCH)
+        from ptx_pressure import block_peaks, definers, describe, parse_kernels
+        ptx = (".visible .entry k(\n\t.param .u64 k_param_0\n)\n{\n"
+               "\t.reg .pred \t%p<2>;\n\t.reg .b32 \t%r<3>;\n\t.reg .b64 \t%rd<3>;\n\n"
+               "\tld.param.b64 \t%rd1, [k_param_0];\n"
+               "\tadd.s64 \t%rd2, %rd1, 64;\n"
+               "\tmov.b32 \t%r1, 0;\n\tmov.b32 \t%r2, 0;\n"
+               "$L__BB0_1:\n"
+               "\tadd.s32 \t%r2, %r2, 1;\n\tadd.s32 \t%r1, %r1, %r2;\n"
+               "\tsetp.lt.u32 \t%p1, %r2, 10;\n\t@%p1 bra \t$L__BB0_1;\n"
+               "\tst.global.b32 \t[%rd2], %r1;\n\tret;\n\n}\n")
+        (blocks, widths), = parse_kernels(ptx).values()
+        self.assertEqual([b.label for b in blocks], ["entry", "$L__BB0_1", "after line 17"])
+        self.assertEqual([b.successors for b in blocks], [[1], [1, 2], []])
+        peaks = block_peaks(blocks, widths)
+        self.assertEqual([p.registers for p in peaks], [4, 4, 3])
+        self.assertEqual(peaks[1].live, {"%rd2", "%r1", "%r2"})
+        self.assertEqual(peaks[2].live, {"%rd2", "%r1"})
+        self.assertEqual(describe(peaks[1], definers(blocks, widths), widths),
+                         "add imm (64-bit) 2, mov 2")
+        with tempfile.NamedTemporaryFile("w", suffix=".ptx") as f:
+            f.write(ptx)
+            f.flush()
+            res = self.run_script("ptx_pressure.py", f.name, "--top", "1")
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("k: at most 4 registers live (PTX order)", res.stdout)
+
     def test_pin_occupancy_after_the_kernels_maxntid(self):
         # Two kernels: the pin goes to the named one only, after its
         # .maxntid; a kernel without one is refused.
