@@ -235,11 +235,13 @@ def definers(blocks, widths):
 
 
 def describe(peak, group, widths):
-    """`group registers, ...` of a peak's live set, largest first."""
+    """`group registers, ...` of a peak's live set, largest first (ties by
+    name)."""
     counts = collections.Counter()
     for r in peak.live:
         counts[group.get(r, "parameter")] += widths[r]
-    return ", ".join(f"{g} {n}" for g, n in counts.most_common() if n)
+    ranked = sorted(counts.items(), key=lambda gn: (-gn[1], gn[0]))
+    return ", ".join(f"{g} {n}" for g, n in ranked if n)
 
 
 def main():
