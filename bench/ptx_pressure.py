@@ -8,7 +8,8 @@ Per kernel: the liveness of its virtual registers over its basic blocks
 between two of its instructions (a 64-bit register counts 2, a predicate
 none) and what they are, grouped by the instruction that defines them:
 `mma 128, add imm (64-bit) 32, ldmatrix 16, ...` (`add imm`: a register
-plus a literal, such as a shared-memory address a loop reads at). ptxas schedules and allocates
+plus a literal, such as a shared-memory address a loop reads at, which
+ptxas folds back into the ldmatrix: docs/Performance.md). ptxas schedules and allocates
 on its own, so the peak is not its register count; the groups show what the
 PTX order keeps alive where a kernel spills (docs/Performance.md, "Spills").
 """
