@@ -440,7 +440,7 @@ def compile_artifact(name, configs, args):
     if res.returncode != 0:
         return (res.stderr.strip().splitlines() or ["(no diagnostic)"])[0]
     if args.ptxas:
-        known_sm90 = None if getattr(args, "set", None) else SM90_SPILLS
+        known_sm90 = None if args.set else SM90_SPILLS
         problem = ptxas_problem(args.ptxas, name, artifact_ptx_files(name, args.out),
                                 known_sm90)
         if problem:

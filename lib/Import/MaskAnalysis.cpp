@@ -351,7 +351,7 @@ private:
       return Conjunction{*strict};
     }
     if (isa<shlo::AndOp>(op))
-      return conjoinOperands(site, 0, 1);
+      return conjoinOperands(site);
     if (auto select = dyn_cast<shlo::SelectOp>(op)) {
       // pred ? x : false  ==  pred and x.
       Site onFalse = site.operand(2);
@@ -363,7 +363,7 @@ private:
                             : DenseIntElementsAttr();
       if (!dense || !dense.isSplat() || dense.getSplatValue<bool>())
         return fail("select whose false branch is not all false");
-      return conjoinOperands(site, 0, 1);
+      return conjoinOperands(site);
     }
     if (isa<shlo::BroadcastInDimOp, shlo::TransposeOp, shlo::ReshapeOp>(op)) {
       FailureOr<Conjunction> in = predicate(site.operand(0));
@@ -382,13 +382,12 @@ private:
     return fail("mask value defined by " + opName(op));
   }
 
-  /// The predicates of operands `lhs` and `rhs` of `site`'s op, conjoined.
-  FailureOr<Conjunction> conjoinOperands(const Site &site, unsigned lhs,
-                                         unsigned rhs) {
-    FailureOr<Conjunction> left = predicate(site.operand(lhs));
+  /// The predicates of operands 0 and 1 of `site`'s op, conjoined.
+  FailureOr<Conjunction> conjoinOperands(const Site &site) {
+    FailureOr<Conjunction> left = predicate(site.operand(0));
     if (failed(left))
       return failure();
-    FailureOr<Conjunction> right = predicate(site.operand(rhs));
+    FailureOr<Conjunction> right = predicate(site.operand(1));
     if (failed(right))
       return failure();
     return conjoin(*left, *right);

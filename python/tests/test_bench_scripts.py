@@ -15,10 +15,8 @@ import sys
 import tempfile
 import unittest
 
-from _tool_environment import find_ptxas, tool_environment
+from _tool_environment import BENCH, fake_ptxas, find_ptxas, make_artifacts, tool_environment
 
-BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "bench")
 SCRIPTS = ("check_torch_op.py", "check_hf_mistral.py", "check_hf_gptoss.py",
            "check_hf_gemma2.py", "check_jax_function.py")
 
@@ -90,20 +88,6 @@ class BenchScriptsTest(unittest.TestCase):
         self.assertEqual(main.frame_line,
                          "8 bytes stack frame, 16 bytes spill stores, 8 bytes spill loads")
 
-    def fake_ptxas(self, directory, name, frames):
-        """A ptxas stand-in `name` printing, for -arch=ARCH, one kernel
-        sdpa_fwd_0 whose stack frame and spills are frames[ARCH]."""
-        path = os.path.join(directory, name)
-        cases = "".join(f"  *-arch={arch}*) frame='{line}' ;;\n"
-                        for arch, line in frames.items())
-        with open(path, "w") as f:
-            f.write("#!/bin/sh\ncase \"$*\" in\n" + cases + "esac\n"
-                    "echo \"ptxas info    : Compiling entry function 'sdpa_fwd_0' for 'sm_x'\" >&2\n"
-                    "echo \"    $frame\" >&2\n"
-                    "echo \"ptxas info    : Used 128 registers, used 1 barriers\" >&2\n")
-        os.chmod(path, 0o755)
-        return path
-
     def test_spill_check_per_target(self):
         sys.path.insert(0, BENCH)
         from make_artifacts import ptxas_problem
@@ -111,7 +95,7 @@ class BenchScriptsTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, tmp)
         clean = "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
         spill = "8 bytes stack frame, 4 bytes spill stores, 16 bytes spill loads"
-        sm90 = self.fake_ptxas(tmp, "sm90", {"sm_80": clean, "sm_90": spill})
+        sm90 = fake_ptxas(tmp, "sm90", {"sm_80": clean, "sm_90": spill})
         ptx = [os.path.join(tmp, "a.ptx")]
         # An sm_90 spill passes only where the list gives its bytes exactly.
         self.assertEqual(ptxas_problem(sm90, "a", ptx, {}),
@@ -122,12 +106,12 @@ class BenchScriptsTest(unittest.TestCase):
         self.assertEqual(ptxas_problem(sm90, "a", ptx, {("a", "sdpa_fwd_0"): 8}),
                          f"ptxas: sdpa_fwd_0 for sm_90: {spill}; SM90_SPILLS lists 8 bytes")
         # A listed kernel that no longer spills is reported too.
-        both_clean = self.fake_ptxas(tmp, "clean", {"sm_80": clean, "sm_90": clean})
+        both_clean = fake_ptxas(tmp, "clean", {"sm_80": clean, "sm_90": clean})
         self.assertEqual(ptxas_problem(both_clean, "a", ptx, {("a", "sdpa_fwd_0"): 4}),
                          f"ptxas: sdpa_fwd_0 for sm_90: {clean}; SM90_SPILLS lists 4 bytes")
         self.assertEqual(ptxas_problem(both_clean, "a", ptx, {}), "")
         # The list is for sm_90 only: an sm_80 spill is refused.
-        sm80 = self.fake_ptxas(tmp, "sm80", {"sm_80": spill, "sm_90": spill})
+        sm80 = fake_ptxas(tmp, "sm80", {"sm_80": spill, "sm_90": spill})
         self.assertEqual(ptxas_problem(sm80, "a", ptx, {("a", "sdpa_fwd_0"): 4}),
                          f"ptxas: sdpa_fwd_0 for sm_80: {spill}")
         # Not checked for sm_90 (an A/B side: compare_registers.py reads both).
@@ -137,18 +121,14 @@ class BenchScriptsTest(unittest.TestCase):
         # Through the script: refused, nothing left behind; with --set only
         # sm_80 counts.
         out = os.path.join(tmp, "out")
-        res = self.run_script("make_artifacts.py", "--sdpa-opt",
-                              os.environ.get("SDPA_OPT", "sdpa-opt"), "--out", out,
-                              "--only", "bf16_d64_win127", "--ptxas", sm90)
+        res = make_artifacts(out, "--only", "bf16_d64_win127", "--ptxas", sm90)
         self.assertEqual(res.returncode, 1, res.stdout + res.stderr)
         self.assertIn(f"REFUSED bf16_d64_win127: ptxas: sdpa_fwd_0 for sm_90: {spill}",
                       res.stdout)
         self.assertFalse(os.path.exists(os.path.join(out, "bf16_d64_win127.ptx")))
         self.assertFalse(os.path.exists(os.path.join(out, "bf16_d64_win127.manifest")))
-        res = self.run_script("make_artifacts.py", "--sdpa-opt",
-                              os.environ.get("SDPA_OPT", "sdpa-opt"), "--out", out,
-                              "--only", "bf16_d64_win127", "--ptxas", sm90,
-                              "--set", "stages=3")
+        res = make_artifacts(out, "--only", "bf16_d64_win127", "--ptxas", sm90,
+                             "--set", "stages=3")
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
         self.assertTrue(os.path.exists(os.path.join(out, "bf16_d64_win127.ptx")))
 
@@ -160,9 +140,7 @@ class BenchScriptsTest(unittest.TestCase):
             self.skipTest("no ptxas")
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
-        res = self.run_script("make_artifacts.py", "--sdpa-opt",
-                              os.environ.get("SDPA_OPT", "sdpa-opt"), "--out", tmp,
-                              "--ptxas", ptxas, "--jobs", str(os.cpu_count() or 1))
+        res = make_artifacts(tmp, "--ptxas", ptxas, "--jobs", str(os.cpu_count() or 1))
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
         self.assertIn(" written, 0 refused", res.stdout)
 
@@ -219,13 +197,11 @@ class BenchScriptsTest(unittest.TestCase):
     def test_make_artifacts_set_changes_one_field_keeps_the_name(self):
         # bf16_d64_win127 with stages=3 is the table's own bf16_d64_win127_s3
         # (compiled from its entry), written under the name bf16_d64_win127.
-        sdpa_opt = os.environ.get("SDPA_OPT", "sdpa-opt")
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
 
         def make(out, *args):
-            return self.run_script("make_artifacts.py", "--sdpa-opt", sdpa_opt,
-                                   "--out", os.path.join(tmp, out), "--ptxas", "", *args)
+            return make_artifacts(os.path.join(tmp, out), "--ptxas", "", *args)
 
         res = make("set", "--only", "bf16_d64_win127", "--set", "stages=3")
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)

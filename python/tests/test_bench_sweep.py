@@ -8,51 +8,23 @@ nothing to measure."""
 
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
 import unittest
 
-BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "bench")
+from _tool_environment import BENCH, fake_ptxas, find_ptxas, make_artifacts
+
 sys.path.insert(0, BENCH)
 
 from sweep_configs import DEFAULT, SWEEP  # noqa: E402
-from _tool_environment import find_ptxas  # noqa: E402
 
-SDPA_OPT = os.environ.get("SDPA_OPT", "sdpa-opt")
 # The benchmark's artifact (bench/make_artifacts.py CONFIGS) of each default.
 BENCHMARK_TWIN = {("gpt-oss", "fwd"): "bf16_d64_win127",
                   ("heavy", "fwd"): "bf16_d128_win4096",
                   ("gpt-oss", "bwd"): "bwd_bf16_d64_win127_nd",
                   ("gpt-oss", "det"): "bwd_bf16_d64_win127_det",
                   ("heavy", "bwd"): "bwd_bf16_d128_win4096_nd"}
-
-
-def make_artifacts(out, *args):
-    return subprocess.run([sys.executable, os.path.join(BENCH, "make_artifacts.py"),
-                           "--sdpa-opt", SDPA_OPT, "--out", out, *args],
-                          capture_output=True, text=True)
-
-
-def fake_ptxas(directory, report):
-    """A ptxas stand-in that prints `report` as ptxas -v does (on stderr)."""
-    path = os.path.join(directory, "ptxas")
-    with open(path, "w") as f:
-        f.write("#!/bin/sh\ncat >&2 <<'END'\n" + report + "\nEND\n")
-    os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
-    return path
-
-
-def ptxas_report(frame_line):
-    """ptxas -v's lines for one kernel of 128 registers, `frame_line` its
-    stack frame and spills."""
-    return ("ptxas info    : 0 bytes gmem\n"
-            "ptxas info    : Compiling entry function 'sdpa_fwd_0' for 'sm_80'\n"
-            "ptxas info    : Function properties for sdpa_fwd_0\n"
-            f"    {frame_line}\n"
-            "ptxas info    : Used 128 registers, used 1 barriers, 8 bytes smem")
 
 
 class SweepTest(unittest.TestCase):
@@ -83,8 +55,8 @@ class SweepTest(unittest.TestCase):
 
     def test_spills_are_refused(self):
         name = DEFAULT[("gpt-oss", "fwd")]
-        spills = fake_ptxas(self.tmp, ptxas_report("8 bytes stack frame, 8 bytes spill stores, "
-                                                   "4 bytes spill loads"))
+        spill = "8 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads"
+        spills = fake_ptxas(self.tmp, "spills", {"sm_80": spill, "sm_90": spill})
         out = os.path.join(self.tmp, "out")
         res = make_artifacts(out, "--sweep", "--only", name, "--ptxas", spills)
         self.assertEqual(res.returncode, 1, res.stdout + res.stderr)
@@ -92,8 +64,8 @@ class SweepTest(unittest.TestCase):
         self.assertIn("8 bytes spill stores", res.stdout)
         self.assertFalse(os.path.exists(os.path.join(out, name + ".ptx")))
         self.assertFalse(os.path.exists(os.path.join(out, name + ".manifest")))
-        clean = fake_ptxas(self.tmp, ptxas_report("0 bytes stack frame, 0 bytes spill stores, "
-                                                  "0 bytes spill loads"))
+        none = "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
+        clean = fake_ptxas(self.tmp, "clean", {"sm_80": none, "sm_90": none})
         res = make_artifacts(out, "--sweep", "--only", name, "--ptxas", clean)
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
         self.assertTrue(os.path.exists(os.path.join(out, name + ".manifest")))
