@@ -76,6 +76,7 @@ class Config:
     warps: Optional[int] = None  # forward only; None: the pipeline's default
     dq_mode: Optional[str] = None  # backward only: accumulate | recompute; None: the default
     stages: Optional[int] = None  # forward only: K/V shared stages; None: the pipeline's (2)
+    index_bitwidth: Optional[int] = None  # 32: index-bitwidth=32; None: the pipeline's (64)
 
 
 F, B = "forward", "backward"
@@ -120,6 +121,15 @@ CONFIGS = {
     "bf16_d64_win127_s3": Config(F, "bf16", 64, 127, 0, stages=3),
     "f16_d64_causal_br_softcap2_thd_s3": Config(F, "f16", 64, None, 0, "bottom_right",
                                                 thd=True, softcap=2.0, stages=3),
+    # Lowered at a 32-bit index (index-bitwidth=32, docs/Performance.md):
+    # gpt-oss's forward and backward, and packed sequences with a cap,
+    # bottom-right (sequence offsets and the key tail in 32 bits too).
+    "bf16_d64_win127_i32": Config(F, "bf16", 64, 127, 0, index_bitwidth=32),
+    "f16_d64_causal_br_softcap2_thd_i32": Config(F, "f16", 64, None, 0, "bottom_right",
+                                                 thd=True, softcap=2.0, index_bitwidth=32),
+    "bwd_bf16_d64_win127_nd_i32": Config(B, "bf16", 64, 127, 0, index_bitwidth=32),
+    "bwd_f16_d40_win127_thd_nd_i32": Config(B, "f16", 40, 127, 0, thd=True,
+                                            index_bitwidth=32),
     # Attention sinks (gpt-oss: d 64, window 128, GQA), bottom-right so that
     # some rows see no key, forward dense and THD, backward both dQ modes.
     "bf16_d64_win127_br_sinks": Config(F, "bf16", 64, 127, 0, "bottom_right", sinks=True),
@@ -342,7 +352,7 @@ def apply_settings(configs, names, settings):
 
 # The fields that override a choice of the compiler's default rule, each a
 # pipeline option of the same name ("_" -> "-"); unset (None or 0): the rule.
-RULE_FIELDS = ("tile_q", "tile_kv", "warps", "dq_mode", "stages")
+RULE_FIELDS = ("tile_q", "tile_kv", "warps", "dq_mode", "stages", "index_bitwidth")
 
 
 def rule_settings(c):

@@ -54,6 +54,10 @@ struct Manifest {
   bool sinks = false;
   bool varlen = false;
   bool deterministic = false;
+  /// The width of the kernels' index arithmetic (`index_bits`, written only
+  /// when 32): at 32 every element offset of every tensor the kernels
+  /// address must be below 2^31.
+  int indexBits = 64;
   std::vector<Kernel> kernels;
 
   /// The scale the kernels multiply by.

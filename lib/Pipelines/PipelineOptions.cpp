@@ -153,6 +153,11 @@ LogicalResult mlir::sdpa::checkKernelTargetOptions(
                   "expected opt-level in [0, 3], got " +
                       Twine(target.optLevel));
 
+  if (target.indexBitwidth != 32 && target.indexBitwidth != 64)
+    return refuse(error, pipeline,
+                  "expected index-bitwidth 32 or 64, got " +
+                      Twine(target.indexBitwidth));
+
   // artifact-name: a file stem inside artifact-dir, nothing the manifest's
   // line format or a path could misread.
   StringRef name = target.artifactName;

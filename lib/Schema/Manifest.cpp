@@ -111,6 +111,7 @@ const std::map<std::string_view, KeyInfo> &keyTable() {
       {"sinks", {1, false, "0|1"}},
       {"varlen", {1, false, "0|1"}},
       {"deterministic", {1, false, "0|1"}},
+      {"index_bits", {1, false, "32|64"}},
       {"kernel", {2, false, "name role"}},
       {"block", {3, true, "x y z"}},
       {"shared_bytes", {1, true, "bytes"}},
@@ -370,6 +371,10 @@ bool Parser::parseHeader(int line, std::string_view key,
                  : key == "sinks" ? out.sinks
                                   : out.deterministic;
     flag = value == "1";
+  } else if (key == "index_bits") {
+    if (value != "32" && value != "64")
+      return failValue(line, key, "32 or 64", value);
+    out.indexBits = value == "32" ? 32 : 64;
   }
   return true;
 }
@@ -538,6 +543,8 @@ std::string sdpa_schema::printManifest(const Manifest &m) {
     line("sinks", "1");
   if (m.direction == Direction::Backward)
     line("deterministic", m.deterministic ? "1" : "0");
+  if (m.indexBits != 64)
+    line("index_bits", std::to_string(m.indexBits));
   for (const Kernel &kernel : m.kernels) {
     line("kernel", kernel.name + " " + toString(kernel.role));
     line("block", std::to_string(kernel.block[0]) + " " +

@@ -219,6 +219,14 @@ public:
           __builtin_add_overflow(span, term, &span))
         return fail(std::string(name) + ": element offsets overflow 64 bits");
     }
+    // Kernels lowered at a 32-bit index compute every offset in 32 bits.
+    if (manifest.indexBits == 32 && span > kMaxIndex)
+      return fail(std::string(name) + ": the last element's offset " +
+                  std::to_string(span) +
+                  " does not fit the artifact's 32-bit index arithmetic "
+                  "(limit " +
+                  std::to_string(kMaxIndex) +
+                  "; an artifact lowered with index-bitwidth=64 takes it)");
     // Kernels address bytes: the last byte offset must fit too, which also
     // keeps every stride * element size below (a stride of 2^62 bf16
     // elements overflowed int64_t in the row-stride check, found while

@@ -77,6 +77,29 @@ TEST(Strides, PerLayout) {
   EXPECT_EQ(thd.s, 192);
 }
 
+TEST(ForwardCheck, A32BitIndexArtifactRefusesOffsetsPast2To31) {
+  // q's batch stride of 2^31 elements puts its last element at
+  // 2^31 + 15 * 64000 + 999 * 64 + 63: fine at 64 bits, not at 32.
+  Manifest wide = parseOrDie(forwardLines());
+  std::vector<std::string> lines = forwardLines();
+  lines.insert(lines.begin() + 10, "index_bits 32");
+  Manifest narrow = parseOrDie(lines);
+  Problem p;
+  ParamTable t;
+  std::string error;
+  ASSERT_TRUE(checkForward(narrow, denseArgs(), p, t, error)) << error;
+  SdpaForwardArgs a = denseArgs();
+  a.q.strides[0] = int64_t(1) << 31;
+  ASSERT_TRUE(checkForward(wide, a, p, t, error)) << error;
+  EXPECT_FORWARD_ERROR(narrow, a,
+                       "q: the last element's offset 2148507647 does not fit "
+                       "the artifact's 32-bit index arithmetic (limit "
+                       "2147483647;");
+  // One element less is the largest offset a 32-bit artifact takes.
+  a.q.strides[0] = (int64_t(1) << 31) - (2148507647 - 2147483647);
+  EXPECT_TRUE(checkForward(narrow, a, p, t, error)) << error;
+}
+
 TEST(ForwardCheck, DenseBhsdFillsEveryParameter) {
   Manifest m = parseOrDie(forwardLines());
   Problem p;

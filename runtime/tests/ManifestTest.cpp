@@ -119,6 +119,21 @@ TEST(Manifest, SoftcapIsOptional) {
             "line 11: key 'softcap': expected a positive finite float, got 'inf'");
 }
 
+TEST(Manifest, IndexBitsAre32Or64AndPrintedOnlyAt32) {
+  EXPECT_EQ(parseOrDie(forwardLines()).indexBits, 64);
+  EXPECT_EQ(parseOrDie(inserted(forwardLines(), 11, "index_bits 64")).indexBits,
+            64);
+  Manifest m = parseOrDie(inserted(forwardLines(), 11, "index_bits 32"));
+  EXPECT_EQ(m.indexBits, 32);
+  EXPECT_EQ(parseError(inserted(forwardLines(), 11, "index_bits 16")),
+            "line 11: key 'index_bits': expected 32 or 64, got '16'");
+  std::string printed = sdpa_schema::printManifest(m);
+  EXPECT_NE(printed.find("\nindex_bits 32\n"), std::string::npos) << printed;
+  EXPECT_EQ(parseOrDie({printed}).indexBits, 32);
+  m.indexBits = 64;
+  EXPECT_EQ(sdpa_schema::printManifest(m).find("index_bits"), std::string::npos);
+}
+
 TEST(Manifest, ScaleAcceptsExponentForm) {
   Manifest m = parseOrDie(replaced(forwardLines(), 10, "scale 1.25e-1"));
   EXPECT_FLOAT_EQ(m.scale, 0.125f);

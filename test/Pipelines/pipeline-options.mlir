@@ -45,6 +45,8 @@
 // SM90PTX70: error: sdpa-forward-pipeline: expected features of at least +ptx78 for chip sm_90, got '+ptx70'
 // RUN: not %sdpa_opt %s --sdpa-forward-pipeline="opt-level=7" 2>&1 | FileCheck %s --check-prefix=OPT
 // OPT: error: sdpa-forward-pipeline: expected opt-level in [0, 3], got 7
+// RUN: not %sdpa_opt %s --sdpa-backward-pipeline="index-bitwidth=16" 2>&1 | FileCheck %s --check-prefix=INDEX
+// INDEX: error: sdpa-backward-pipeline: expected index-bitwidth 32 or 64, got 16
 //
 // An artifact name is a file stem: "../x" wrote outside artifact-dir, and
 // whitespace broke the manifest's lines.

@@ -21,6 +21,9 @@ namespace mlir::sdpa {
 /// them with runtime offsets; the bare-pointer convention needs a static
 /// shape.
 constexpr int64_t kFlatExtent = int64_t(1) << 40;
+/// The same at a 32-bit index (sdpa-narrow-kernel-index): the largest extent
+/// an i32 index holds.
+constexpr int64_t kFlatExtent32 = (int64_t(1) << 31) - 1;
 
 /// One kernel parameter, in order (docs/Artifact.md names and types).
 struct KernelParam {

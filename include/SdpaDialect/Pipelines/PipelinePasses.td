@@ -21,6 +21,34 @@ def SdpaStripHost : Pass<"sdpa-strip-host", "::mlir::ModuleOp"> {
   }];
 }
 
+def SdpaNarrowKernelIndex
+    : Pass<"sdpa-narrow-kernel-index", "::mlir::ModuleOp"> {
+  let summary = "Prepare the kernel modules for a 32-bit index and lower their NVGPU ops at it";
+  let description = [{
+    The first step of the kernel lowering at `index-bitwidth=32`
+    (docs/Performance.md, "Registers"). For every `gpu.module`:
+
+    * the flat global memrefs its `gpu.func`s take (`kFlatExtent`, 2^40
+      elements at a 64-bit index) become memrefs of 2^31 - 1 elements, the
+      largest a 32-bit index holds (the extent is only a type: the kernels
+      index them with runtime offsets);
+    * its manifest in the `sdpa.artifacts` dictionary gains `index_bits 32`,
+      so the runtime refuses any tensor whose last element's offset does not
+      fit (docs/Artifact.md);
+    * its NVGPU ops (ldmatrix, mma.sync, cp.async) are converted to NVVM
+      under an LLVM type converter of index bitwidth 32 with bare-pointer
+      kernel arguments. The upstream `convert-nvgpu-to-nvvm` pass converts at
+      a 64-bit index only; every later conversion of the pipeline takes
+      `index-bitwidth=32` itself.
+
+    A kernel module without a manifest, or whose manifest does not parse, is
+    refused.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+  ];
+}
+
 def SdpaWriteArtifact : Pass<"sdpa-write-artifact", "::mlir::ModuleOp"> {
   let summary = "Write each compiled kernel module as PTX plus a manifest";
   let description = [{

@@ -15,6 +15,8 @@
 #include "SdpaDialect/Pipelines/KernelPipelineOptions.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -82,8 +84,8 @@ createForwardLowering(int64_t tileQ, int64_t tileKv, int64_t warps,
 /// Checks the target options of `pipeline` (its CLI name, which every
 /// message starts with): chip sm_80 or newer and known to LLVM's NVPTX
 /// backend, features one PTX ISA of at least 7.0 and of the chip's
-/// minimum, opt-level in [0, 3], and an artifact-name that is a plain file
-/// stem.
+/// minimum, opt-level in [0, 3], index-bitwidth 32 or 64, and an
+/// artifact-name that is a plain file stem.
 LogicalResult checkKernelTargetOptions(StringRef pipeline,
                                        const KernelTargetOptions &target,
                                        PipelineErrorFn error);
