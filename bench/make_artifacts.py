@@ -130,6 +130,11 @@ CONFIGS = {
     "bwd_bf16_d64_win127_nd_i32": Config(B, "bf16", 64, 127, 0, index_bitwidth=32),
     "bwd_f16_d40_win127_thd_nd_i32": Config(B, "f16", 40, 127, 0, thd=True,
                                             index_bitwidth=32),
+    # ... packed, with sinks, a cap and two key row tiles: its kernels keep
+    # the dsink partials in workgroup attributions.
+    "bwd_f16_d48_sym_thd_sinks_softcap2_kr2_i32": Config(B, "f16", 48, 40, 40, thd=True,
+                                                         sinks=True, softcap=2.0, tile_q=32,
+                                                         tile_kv=64, index_bitwidth=32),
     # Attention sinks (gpt-oss: d 64, window 128, GQA), bottom-right so that
     # some rows see no key, forward dense and THD, backward both dQ modes.
     "bf16_d64_win127_br_sinks": Config(F, "bf16", 64, 127, 0, "bottom_right", sinks=True),

@@ -33,10 +33,12 @@ constexpr unsigned kIndexBits = 32;
 
 /// `func` with each flat global memref argument (kFlatExtent elements)
 /// retyped to kFlatExtent32 elements; its uses (loads, stores, copies) take
-/// any extent.
+/// any extent. The entry block's arguments past the function's inputs are
+/// workgroup attributions, which keep their types.
 void shrinkFlatMemrefs(gpu::GPUFuncOp func) {
   SmallVector<Type> inputs;
-  for (BlockArgument arg : func.getArguments()) {
+  for (unsigned i = 0, e = func.getFunctionType().getNumInputs(); i < e; ++i) {
+    BlockArgument arg = func.getArgument(i);
     auto memref = dyn_cast<MemRefType>(arg.getType());
     if (memref && memref.getShape() == ArrayRef<int64_t>{kFlatExtent})
       arg.setType(MemRefType::get({kFlatExtent32}, memref.getElementType()));
