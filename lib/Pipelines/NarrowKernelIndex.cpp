@@ -50,14 +50,12 @@ void shrinkFlatMemrefs(gpu::GPUFuncOp func) {
 
 /// The manifest record `text` of kernel module `name` with
 /// `index_bits 32`; failure if it does not parse. The record has no `ptx`
-/// key (sdpa-write-artifact adds it after the header line), which the
-/// parser needs, so it parses with one and prints without it.
+/// key, so it parses with one (getManifestWithPtx) and prints without it.
 FailureOr<std::string> narrowManifest(StringRef name, StringRef text,
                                       std::string &error) {
-  auto [header, rest] = text.split('\n');
-  std::string withPtx = (header + "\nptx " + name + ".ptx\n" + rest).str();
   sdpa_schema::Manifest manifest;
-  if (!sdpa_schema::parseManifest(withPtx, manifest, error))
+  if (!sdpa_schema::parseManifest(getManifestWithPtx(text, name), manifest,
+                                  error))
     return failure();
   manifest.ptxFile.clear();
   manifest.indexBits = kIndexBits;

@@ -37,6 +37,11 @@ static LogicalResult writeFile(Location loc, StringRef path, StringRef text) {
   return success();
 }
 
+std::string mlir::sdpa::getManifestWithPtx(StringRef record, StringRef stem) {
+  auto [header, rest] = record.split('\n');
+  return (header + "\nptx " + stem + ".ptx\n" + rest).str();
+}
+
 /// The `.entry` points of `ptx` and their parameter counts.
 static llvm::StringMap<unsigned> getPtxEntries(StringRef ptx) {
   llvm::StringMap<unsigned> entries;
@@ -141,8 +146,7 @@ struct WriteArtifactPass
             << binary.getName() << " to be a string";
         return signalPassFailure();
       }
-      auto [header, rest] = record.getValue().split('\n');
-      std::string text = (header + "\nptx " + stem + ".ptx\n" + rest).str();
+      std::string text = getManifestWithPtx(record.getValue(), stem);
       schema::Manifest parsed;
       std::string error;
       if (!schema::parseManifest(text, parsed, error)) {

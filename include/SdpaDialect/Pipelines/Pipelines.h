@@ -81,6 +81,12 @@ std::unique_ptr<Pass>
 createForwardLowering(int64_t tileQ, int64_t tileKv, int64_t warps,
                       int64_t stages, HostSide host = HostSide::Program);
 
+/// The manifest text of `record` (a kernel module's `sdpa.artifacts` entry)
+/// for the artifact `<stem>.ptx`: the record with the `ptx` key after its
+/// header line. The convert passes leave that key to sdpa-write-artifact;
+/// the schema's parser needs it.
+std::string getManifestWithPtx(StringRef record, StringRef stem);
+
 /// Checks the target options of `pipeline` (its CLI name, which every
 /// message starts with): chip sm_80 or newer and known to LLVM's NVPTX
 /// backend, features one PTX ISA of at least 7.0 and of the chip's
