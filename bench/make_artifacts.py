@@ -53,7 +53,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Optional, get_args
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from sdpa.config import KernelConfig, float32  # noqa: E402
+from sdpa.config import KernelConfig, default_index_bits, float32  # noqa: E402
 
 from bench_cases import write_overrides  # noqa: E402
 from ptxas_resources import PtxasError, kernel_resources  # noqa: E402
@@ -76,7 +76,10 @@ class Config:
     warps: Optional[int] = None  # forward only; None: the pipeline's default
     dq_mode: Optional[str] = None  # backward only: accumulate | recompute; None: the default
     stages: Optional[int] = None  # forward only: K/V shared stages; None: the pipeline's (2)
-    index_bitwidth: Optional[int] = None  # 32: index-bitwidth=32; None: the pipeline's (64)
+    # 32 or 64: the pipelines' index-bitwidth; None: the frontends' rule
+    # (sdpa.config.default_index_bits: 32 but for the bottom-right forwards
+    # from d 128).
+    index_bitwidth: Optional[int] = None
 
 
 F, B = "forward", "backward"
@@ -121,20 +124,19 @@ CONFIGS = {
     "bf16_d64_win127_s3": Config(F, "bf16", 64, 127, 0, stages=3),
     "f16_d64_causal_br_softcap2_thd_s3": Config(F, "f16", 64, None, 0, "bottom_right",
                                                 thd=True, softcap=2.0, stages=3),
-    # Lowered at a 32-bit index (index-bitwidth=32, docs/Performance.md):
-    # gpt-oss's forward and backward, and packed sequences with a cap,
-    # bottom-right (sequence offsets and the key tail in 32 bits too).
-    "bf16_d64_win127_i32": Config(F, "bf16", 64, 127, 0, index_bitwidth=32),
-    "f16_d64_causal_br_softcap2_thd_i32": Config(F, "f16", 64, None, 0, "bottom_right",
-                                                 thd=True, softcap=2.0, index_bitwidth=32),
-    "bwd_bf16_d64_win127_nd_i32": Config(B, "bf16", 64, 127, 0, index_bitwidth=32),
-    "bwd_f16_d40_win127_thd_nd_i32": Config(B, "f16", 40, 127, 0, thd=True,
-                                            index_bitwidth=32),
-    # ... packed, with sinks, a cap and two key row tiles: its kernels keep
-    # the dsink partials in workgroup attributions.
-    "bwd_f16_d48_sym_thd_sinks_softcap2_kr2_i32": Config(B, "f16", 48, 40, 40, thd=True,
+    # Lowered at a 64-bit index, the frontends' fallback past 2^31 - 1
+    # elements (sdpa.config.KernelConfig.wide; the rule's width is 32 for
+    # these): gpt-oss's forward and backward, packed sequences with a cap,
+    # bottom-right, and packed with sinks, a cap and two key row tiles.
+    "bf16_d64_win127_i64": Config(F, "bf16", 64, 127, 0, index_bitwidth=64),
+    "f16_d64_causal_br_softcap2_thd_i64": Config(F, "f16", 64, None, 0, "bottom_right",
+                                                 thd=True, softcap=2.0, index_bitwidth=64),
+    "bwd_bf16_d64_win127_nd_i64": Config(B, "bf16", 64, 127, 0, index_bitwidth=64),
+    "bwd_f16_d40_win127_thd_nd_i64": Config(B, "f16", 40, 127, 0, thd=True,
+                                            index_bitwidth=64),
+    "bwd_f16_d48_sym_thd_sinks_softcap2_kr2_i64": Config(B, "f16", 48, 40, 40, thd=True,
                                                          sinks=True, softcap=2.0, tile_q=32,
-                                                         tile_kv=64, index_bitwidth=32),
+                                                         tile_kv=64, index_bitwidth=64),
     # Attention sinks (gpt-oss: d 64, window 128, GQA), bottom-right so that
     # some rows see no key, forward dense and THD, backward both dQ modes.
     "bf16_d64_win127_br_sinks": Config(F, "bf16", 64, 127, 0, "bottom_right", sinks=True),
@@ -370,9 +372,16 @@ def rule_overrides(c):
     return " ".join(f"{f}={v}" for f, v in rule_settings(c))
 
 
+def index_bits(c):
+    """The index width `c` is lowered at: its own, else the frontends' rule."""
+    return c.index_bitwidth or default_index_bits(c.direction, c.head_dim, c.align)
+
+
 def pipeline(name, c, out):
     opts = [f"artifact-dir={out}", f"artifact-name={name}"]
-    opts += [f"{f.replace('_', '-')}={v}" for f, v in rule_settings(c)]
+    opts += [f"{f.replace('_', '-')}={v}" for f, v in rule_settings(c)
+             if f != "index_bitwidth"]
+    opts += [f"index-bitwidth={index_bits(c)}"] if index_bits(c) != 64 else []
     kind = "forward" if c.direction == F else "backward"
     return f"--sdpa-{kind}-pipeline={' '.join(opts)}"
 

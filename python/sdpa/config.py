@@ -3,17 +3,21 @@
 A configuration is everything `sdpa-opt` bakes into an artifact
 (docs/Artifact.md): direction, element type, head dim, band (left, right,
 alignment), dense or THD, the backward's dQ mode, the softmax scale, the
-logit softcap and the tiles. Shapes are not part of it: every artifact is compiled from an op with
-dynamic batch, heads and lengths, so one serves every shape.
+logit softcap, the tiles and the width of the kernels' index arithmetic.
+Shapes are not part of it: every artifact is compiled from an op with
+dynamic batch, heads and lengths, so one serves every shape its index width
+can address (a 32-bit artifact: every operand's last element within
+2^31 - 1; the frontends fall back to the 64-bit twin, `wide()`, past that).
 
     cfg = select("forward", "bf16", 64, left=127, right=0)
-    cfg.key        # 'fwd-bf16-d64-l127-r0-tl-dense-s0.125'
+    cfg.key        # 'fwd-bf16-d64-l127-r0-tl-dense-s0.125-i32'
     KernelConfig.from_key(cfg.key) == cfg
 
 Pure Python (no torch, no runtime): the frontends call `select` with what
 the user asked for, and the cache (sdpa.kernels) stores artifacts by key.
 """
 
+import dataclasses
 import math
 import re
 import struct
@@ -22,7 +26,8 @@ from typing import Optional
 
 from .schema_tables import BACKWARD_HEAD_DIMS, FORWARD_HEAD_DIMS
 
-__all__ = ["ConfigError", "KernelConfig", "select", "resolve_band", "DTYPES", "HEAD_DIMS"]
+__all__ = ["ConfigError", "KernelConfig", "select", "resolve_band", "DTYPES", "HEAD_DIMS",
+           "INDEX_BITS", "MAX_INDEX", "default_index_bits"]
 
 #: Element types the kernels are compiled for (docs/Runtime.md).
 DTYPES = ("f16", "bf16")
@@ -31,6 +36,11 @@ DTYPES = ("f16", "bf16")
 HEAD_DIMS = {"forward": FORWARD_HEAD_DIMS, "backward": BACKWARD_HEAD_DIMS}
 ALIGNS = ("top_left", "bottom_right")
 DIRECTIONS = ("forward", "backward")
+#: Widths of the kernels' index arithmetic (the pipelines' `index-bitwidth`).
+INDEX_BITS = (32, 64)
+#: The largest element offset a 32-bit artifact addresses (the runtime's
+#: kMaxIndex, docs/Runtime.md).
+MAX_INDEX = 2 ** 31 - 1
 
 
 class ConfigError(ValueError):
@@ -97,8 +107,7 @@ def resolve_band(causal=False, window=(None, None), align="top_left"):
 
 @dataclass(frozen=True)
 class KernelConfig:
-    """One artifact's configuration; build it with `select`, which checks it
-    and picks the tiles."""
+    """One artifact's configuration; build it with `select`, which checks it."""
 
     direction: str
     dtype: str
@@ -113,6 +122,7 @@ class KernelConfig:
     tile_kv: Optional[int] = None
     softcap: Optional[float] = None  # float32-rounded; None: no cap
     sinks: bool = False  # one f32 sink logit per query head (docs/Semantics.md §7)
+    index_bits: int = 64  # the kernels' index arithmetic: 32 or 64 (select: 32)
 
     @property
     def key(self):
@@ -133,11 +143,18 @@ class KernelConfig:
             parts.append(f"tk{self.tile_kv}")
         if self.sinks:
             parts.append("sinks")
+        if self.index_bits == 32:
+            parts.append("i32")
         return "-".join(parts)
+
+    def wide(self):
+        """The same configuration at a 64-bit index: the artifact that takes
+        the calls a 32-bit one refuses (SdpaStatus SDPA_ERROR_INDEX_RANGE)."""
+        return dataclasses.replace(self, index_bits=64)
 
     _KEY = re.compile(r"(fwd|bwd)-(f16|bf16)-d(\d+)-l(inf|\d+)-r(inf|\d+)-(tl|br)-(dense|thd)"
                       r"(?:-(det|nd))?-s([0-9.e+-]+)(?:-c([0-9.e+-]+))?(?:-tq(\d+))?"
-                      r"(?:-tk(\d+))?(-sinks)?")
+                      r"(?:-tk(\d+))?(-sinks)?(-i32)?")
 
     @classmethod
     def from_key(cls, key):
@@ -154,7 +171,7 @@ class KernelConfig:
                   int(m.group(11)) if m.group(11) else None,
                   int(m.group(12)) if m.group(12) else None,
                   float32(float(m.group(10))) if m.group(10) else None,
-                  m.group(13) is not None)
+                  m.group(13) is not None, 32 if m.group(14) else 64)
         if cfg.key != key:
             raise ConfigError(f"key: '{key}' is not in canonical form (expected '{cfg.key}')")
         return cfg
@@ -172,7 +189,7 @@ class KernelConfig:
             text += " sinks"
         if self.direction == "backward":
             text += " deterministic" if self.deterministic else " atomic-dq"
-        return text
+        return text + f", {self.index_bits}-bit index"
 
     def mlir(self, name=None):
         """The function `sdpa-opt` compiles: the op with dynamic sizes (the one
@@ -217,26 +234,31 @@ class KernelConfig:
             opts.append(f"tile-q={self.tile_q}")
         if self.tile_kv:
             opts.append(f"tile-kv={self.tile_kv}")
+        if self.index_bits != 64:
+            opts.append(f"index-bitwidth={self.index_bits}")
         return f"--sdpa-{self.direction}-pipeline={' '.join(opts)}"
 
 
-def _tiles(direction, head_dim):
-    """(tile_q, tile_kv) of a configuration; None is the pipeline's default
-    (the default tile rule, lib/Analysis/KernelDefaults.cpp). The forward
-    from d = 128 up takes key tiles of 32 (at 64 x 64 its bf16 kernel spills
-    at d 128, and from d 160 the tiles do not fit shared memory), its query
-    tile and warps still the rule's; the backward keeps the rule's. These are the tiles
-    bench/make_artifacts.py compiles and the GPU checks cover."""
-    return (None, 32) if direction == "forward" and head_dim >= 128 else (None, None)
+def default_index_bits(direction, head_dim, align):
+    """The index width `select` picks (and bench/make_artifacts.py's table
+    where an entry names none): 32, whose kernels run 1-3% faster
+    (docs/Performance.md), except the bottom-right forwards from d 128 up:
+    there the band's shift Skv - Sq joins 255 live registers, and at 32 bits
+    ptxas spills 8-20 bytes for sm_80 where at 64 it does not
+    (make_artifacts.py's spill check, docs/Performance.md "Spills")."""
+    return 64 if direction == "forward" and head_dim >= 128 and align == "bottom_right" else 32
 
 
 def select(direction, dtype, head_dim, left=None, right=None, align="top_left", varlen=False,
-           deterministic=False, scale=None, softcap=None, sinks=False):
+           deterministic=False, scale=None, softcap=None, sinks=False, index_bits=None):
     """The configuration for an attention call: checks every argument
-    (ConfigError naming it) and picks the tiles. `scale` None is
+    (ConfigError naming it). The tiles are the pipelines' rule. `scale` None is
     1/sqrt(head_dim); it and `softcap` (None or inf: no cap) are rounded to
     float32 so that equal kernels get one key. `sinks` compiles the kernels
-    with one f32 sink logit per query head (docs/Semantics.md §7)."""
+    with one f32 sink logit per query head (docs/Semantics.md §7).
+    `index_bits` (32 or 64; None: `default_index_bits`) is the width of the
+    kernels' index arithmetic; a call a 32-bit artifact cannot address goes
+    to `cfg.wide()`."""
     if direction not in DIRECTIONS:
         raise ConfigError(f"direction: expected 'forward' or 'backward', got {direction!r}")
     if dtype not in DTYPES:
@@ -253,7 +275,12 @@ def select(direction, dtype, head_dim, left=None, right=None, align="top_left", 
     if direction == "forward" and deterministic:
         deterministic = False  # the forward has no dQ: one artifact serves both
     softcap = check_softcap(softcap)
-    tile_q, tile_kv = _tiles(direction, head_dim)
+    if index_bits is None:
+        index_bits = default_index_bits(direction, head_dim, align)
+    if index_bits not in INDEX_BITS:
+        raise ConfigError(f"index_bits: expected 32 or 64, got {index_bits!r}")
+    # The tiles are the compiler's rule (lib/Analysis/KernelDefaults.cpp), as
+    # for bench/make_artifacts.py's table.
     return KernelConfig(direction, dtype, head_dim, left, right, align, bool(varlen),
-                        bool(deterministic), float32(float(scale)), tile_q, tile_kv, softcap,
-                        bool(sinks))
+                        bool(deterministic), float32(float(scale)), None, None, softcap,
+                        bool(sinks), index_bits)

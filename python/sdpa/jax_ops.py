@@ -28,7 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import kernels
-from .config import check_softcap, resolve_band, select
+from .config import MAX_INDEX, check_softcap, resolve_band, select
 
 __all__ = ["attention", "register", "find_ffi_library", "FFI_LIBRARY", "TARGETS"]
 
@@ -226,6 +226,12 @@ def attention(q, k, v, *, causal=False, window=(None, None), align="top_left", s
                  sinks=with_sinks)
     bwd = select("backward", dtype, d, left, right, align, deterministic=deterministic,
                  scale=scale, softcap=softcap, sinks=with_sinks)
+    # XLA allocates every operand and result densely packed, none with more
+    # elements than q or k (o, dO, dQ and the dQ accumulator are q's size;
+    # dK, dV k's), so the largest element offset is max(q.size, k.size) - 1:
+    # past MAX_INDEX, the 64-bit twins (static shapes decide at trace time).
+    if max(q.size, k.size) - 1 > MAX_INDEX:
+        fwd, bwd = fwd.wide(), bwd.wide()
     fwd_stem, fwd_kernel, _, _ = _artifact(fwd, "forward")
     bwd_stem, bwd_kernel, bwd_header, bwd_roles = _artifact(bwd, "bwd_main")
     spec = _Spec(layout, -1 if left is None else left, -1 if right is None else right,

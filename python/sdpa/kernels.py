@@ -59,7 +59,9 @@ def _common():
     logit softcap 50 (bf16, causal and its 4096-key window): both ways at
     d 64 and 128, the forward at its own d 256 (the backward where the
     schema's table has d 256); and gpt-oss's sinks (both dtypes, d 64, its
-    128-key window and dense causal)."""
+    128-key window and dense causal). Each at `select`'s index width, and
+    each 32-bit one's 64-bit twin too (`wide()`: the calls past 2^31 - 1
+    elements)."""
     configs = []
     bands = ((None, None), (None, 0), (127, 0), (4095, 0))
     for dtype in ("bf16", "f16"):
@@ -75,7 +77,7 @@ def _common():
     for dtype in ("bf16", "f16"):
         for left, right in ((127, 0), (None, 0)):
             configs += _directions(dtype, 64, left, right, False, sinks=True)
-    return tuple(configs)
+    return tuple(configs) + tuple(c.wide() for c in configs if c.index_bits != 64)
 
 
 def _directions(dtype, head_dim, left, right, varlen, softcap=None, sinks=False):
@@ -141,7 +143,8 @@ def _expected_header(cfg):
     edge = lambda e: "inf" if e is None else str(e)  # noqa: E731
     want = {"direction": cfg.direction, "dtype": cfg.dtype, "head_dim": str(cfg.head_dim),
             "band": f"{edge(cfg.left)} {edge(cfg.right)} {cfg.align}",
-            "varlen": "1" if cfg.varlen else "0", "sinks": "1" if cfg.sinks else "0"}
+            "varlen": "1" if cfg.varlen else "0", "sinks": "1" if cfg.sinks else "0",
+            "index_bits": str(cfg.index_bits)}
     if cfg.direction == "backward":
         want["deterministic"] = "1" if cfg.deterministic else "0"
     if cfg.tile_q:
@@ -154,8 +157,9 @@ def _expected_header(cfg):
 def check_manifest(path, cfg):
     """Raises StaleKernelError unless the manifest at `path` is `cfg`'s."""
     header, kernels = read_manifest(path)
+    absent = {"deterministic": "0", "sinks": "0", "index_bits": "64"}  # keys written only if not
     for key, value in _expected_header(cfg).items():
-        if header.get(key, "0" if key in ("deterministic", "sinks") else None) != value:
+        if header.get(key, absent.get(key)) != value:
             raise StaleKernelError(f"{path}: {key} is {header.get(key)!r}, but its key "
                                    f"{cfg.key} says {value!r} (a stale or misplaced "
                                    "artifact: delete it to rebuild)")

@@ -15,7 +15,7 @@ import ctypes
 import os
 
 __all__ = ["Artifact", "SdpaError", "load_library", "find_library", "LAYOUTS",
-           "attention_function", "check_artifact_pair"]
+           "attention_function", "check_artifact_pair", "SDPA_ERROR_INDEX_RANGE"]
 
 LAYOUTS = {"bhsd": 0, "bshd": 1, "thd": 2}
 _STATUS = {
@@ -26,7 +26,11 @@ _STATUS = {
     4: "cuda unavailable",
     5: "cuda error",
     6: "unsupported",
+    7: "index range",
 }
+#: The status of a valid call past a 32-bit artifact's index arithmetic: the
+#: configuration's 64-bit twin takes it (sdpa.config.KernelConfig.wide).
+SDPA_ERROR_INDEX_RANGE = 7
 _PARAM_TYPES = {"ptr": 0, "i32": 1, "i64": 2, "f32": 3}
 
 

@@ -204,18 +204,22 @@ def set_kernel_cache(cache):
     _artifacts.clear()
 
 
-def _artifact(direction, q, k, left, right, bottom_right, scale, softcap, layout,
-              deterministic, sinks):
-    """The loaded artifact for a call (loaded once per configuration)."""
-    global _cache
+def _config(direction, q, k, left, right, bottom_right, scale, softcap, layout,
+            deterministic, sinks):
+    """The configuration of a call (`select`'s, at its index width)."""
     if layout != "thd" and q.shape[-2 if layout == "bhsd" else -3] == \
             k.shape[-2 if layout == "bhsd" else -3]:
         bottom_right = False  # Sq = Skv: both alignments are one band, one kernel
-    cfg = select(direction, _DTYPE_NAMES[q.dtype], q.shape[-1],
-                 None if left < 0 else left, None if right < 0 else right,
-                 "bottom_right" if bottom_right else "top_left", layout == "thd",
-                 deterministic, None if scale <= 0 else scale,
-                 None if softcap <= 0 else softcap, sinks=sinks is not None)
+    return select(direction, _DTYPE_NAMES[q.dtype], q.shape[-1],
+                  None if left < 0 else left, None if right < 0 else right,
+                  "bottom_right" if bottom_right else "top_left", layout == "thd",
+                  deterministic, None if scale <= 0 else scale,
+                  None if softcap <= 0 else softcap, sinks=sinks is not None)
+
+
+def _artifact(cfg):
+    """The loaded artifact of `cfg` (loaded once per configuration)."""
+    global _cache
     art = _artifacts.get(cfg)
     if art is None:
         from .runtime import Artifact
@@ -223,6 +227,19 @@ def _artifact(direction, q, k, left, right, bottom_right, scale, softcap, layout
             _cache = kernels.KernelCache()
         art = _artifacts[cfg] = Artifact(_cache.manifest(cfg))
     return art
+
+
+def _run(cfg, call):
+    """`call(artifact)` with `cfg`'s artifact; where the runtime finds the
+    call past a 32-bit artifact's index arithmetic (SDPA_ERROR_INDEX_RANGE,
+    checked before anything is launched), with the 64-bit twin's."""
+    from .runtime import SDPA_ERROR_INDEX_RANGE, SdpaError
+    try:
+        return call(_artifact(cfg))
+    except SdpaError as e:
+        if e.status != SDPA_ERROR_INDEX_RANGE or cfg.index_bits == 64:
+            raise
+    return call(_artifact(cfg.wide()))
 
 
 def _usable(t):
@@ -256,12 +273,12 @@ if HAVE_CUSTOM_OP:
                  sinks: Optional[torch.Tensor], max_seqlen_q: int, max_seqlen_kv: int,
                  left: int, right: int, bottom_right: bool, scale: float, softcap: float,
                  layout: str, deterministic: bool) -> Tuple[torch.Tensor, torch.Tensor]:
-        art = _artifact("forward", q, k, left, right, bottom_right, scale, softcap, layout,
-                        False, sinks)
-        return art.forward(_usable(q), _usable(k), _usable(v), layout=layout,
-                           cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv,
-                           max_seqlen_q=_max(max_seqlen_q), max_seqlen_kv=_max(max_seqlen_kv),
-                           sinks=sinks)
+        cfg = _config("forward", q, k, left, right, bottom_right, scale, softcap, layout,
+                      False, sinks)
+        q, k, v = _usable(q), _usable(k), _usable(v)
+        return _run(cfg, lambda art: art.forward(
+            q, k, v, layout=layout, cu_seqlens_q=cu_seqlens_q, cu_seqlens_kv=cu_seqlens_kv,
+            max_seqlen_q=_max(max_seqlen_q), max_seqlen_kv=_max(max_seqlen_kv), sinks=sinks))
 
     @_forward.register_fake
     def _forward_fake(q, k, v, cu_seqlens_q, cu_seqlens_kv, sinks, max_seqlen_q, max_seqlen_kv,
@@ -278,12 +295,13 @@ if HAVE_CUSTOM_OP:
                   ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """dQ, dK, dV and d sinks (f32 [Hq]; without sinks an empty f32 tensor:
         a custom op returns no None)."""
-        art = _artifact("backward", q, k, left, right, bottom_right, scale, softcap, layout,
-                        deterministic, sinks)
-        grads = art.backward(_usable(q), _usable(k), _usable(v), o, lse, _usable(do),
-                             layout=layout, cu_seqlens_q=cu_seqlens_q,
-                             cu_seqlens_kv=cu_seqlens_kv, max_seqlen_q=_max(max_seqlen_q),
-                             max_seqlen_kv=_max(max_seqlen_kv), sinks=sinks)
+        cfg = _config("backward", q, k, left, right, bottom_right, scale, softcap, layout,
+                      deterministic, sinks)
+        q, k, v, do = _usable(q), _usable(k), _usable(v), _usable(do)
+        grads = _run(cfg, lambda art: art.backward(
+            q, k, v, o, lse, do, layout=layout, cu_seqlens_q=cu_seqlens_q,
+            cu_seqlens_kv=cu_seqlens_kv, max_seqlen_q=_max(max_seqlen_q),
+            max_seqlen_kv=_max(max_seqlen_kv), sinks=sinks))
         return tuple(grads) if sinks is not None else tuple(grads) + (_no_sinks_grad(q),)
 
     @_backward.register_fake

@@ -145,29 +145,35 @@ class BenchScriptsTest(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
         self.assertIn(" written, 0 refused", res.stdout)
 
-    def test_index_bitwidth_32_compares_in_32_bits(self):
-        # The gpt-oss forward lowered at a 32-bit index (--set
-        # index_bitwidth=32, the pipeline option): the manifest of the 64-bit
-        # one plus `index_bits 32`, and no 64-bit compare left (the 64-bit
-        # artifact's band and copy bounds are 64-bit compares).
+    def test_index_bitwidth_follows_the_frontends_rule(self):
+        # The gpt-oss forward at the rule's width (32: sdpa.config's
+        # default_index_bits, what the frontends select) and at 64 (--set
+        # index_bitwidth=64, the pipeline option): the manifests differ only
+        # in `index_bits 32`, and the 32-bit PTX has no 64-bit compare left
+        # (the 64-bit artifact's band and copy bounds are 64-bit compares).
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
-        base, narrow = os.path.join(tmp, "base"), os.path.join(tmp, "i32")
+        narrow, wide = os.path.join(tmp, "rule"), os.path.join(tmp, "i64")
         name = "bf16_d64_win127"
-        for out, args in ((base, ()), (narrow, ("--set", "index_bitwidth=32"))):
+        for out, args in ((narrow, ()), (wide, ("--set", "index_bitwidth=64"))):
             res = make_artifacts(out, "--only", name, "--ptxas", "", *args)
             self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
 
         def read(folder, ext):
             with open(os.path.join(folder, name + ext)) as f:
                 return f.read()
-        base_manifest = read(base, ".manifest")
-        self.assertNotIn("index_bits", base_manifest)
+        wide_manifest = read(wide, ".manifest")
+        self.assertNotIn("index_bits", wide_manifest)
         self.assertEqual(read(narrow, ".manifest"),
-                         base_manifest.replace("varlen 0\n", "varlen 0\nindex_bits 32\n"))
+                         wide_manifest.replace("varlen 0\n", "varlen 0\nindex_bits 32\n"))
         compare64 = re.compile(r"\bsetp\.\w+\.[su]64\b")
-        self.assertGreater(len(compare64.findall(read(base, ".ptx"))), 0)
+        self.assertGreater(len(compare64.findall(read(wide, ".ptx"))), 0)
         self.assertEqual(compare64.findall(read(narrow, ".ptx")), [])
+        # A bottom-right d 128 forward stays at 64 bits by the rule.
+        res = make_artifacts(narrow, "--only", "f16_d128_causal_br", "--ptxas", "")
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        with open(os.path.join(narrow, "f16_d128_causal_br.manifest")) as f:
+            self.assertNotIn("index_bits", f.read())
 
     def test_ptx_pressure_liveness(self):
         # A loop carrying r1 and r2, with rd2 (a base plus a literal) read

@@ -14,22 +14,46 @@ from sdpa.kernels import COMMON  # noqa: E402
 
 
 class SelectTest(unittest.TestCase):
-    def test_tiles_by_direction_and_head_dim(self):
-        # The tiles bench/make_artifacts.py compiles and the GPU checks cover:
-        # the d = 128 forward at key tile 32, everything else the defaults.
-        self.assertEqual((select("forward", "bf16", 128, 127, 0).tile_q,
-                          select("forward", "bf16", 128, 127, 0).tile_kv), (None, 32))
-        self.assertEqual(select("backward", "bf16", 128, 127, 0).tile_kv, None)
-        self.assertEqual(select("forward", "f16", 64).tile_kv, None)
+    def test_tiles_are_the_pipelines_rule(self):
+        # No tile in any configuration select makes: the pipelines' rule
+        # (lib/Analysis/KernelDefaults.cpp), as for bench/make_artifacts.py's
+        # table, whose spill check covers it.
+        for direction, dims in HEAD_DIMS.items():
+            for d in dims:
+                cfg = select(direction, "bf16", d, 127, 0)
+                self.assertEqual((cfg.tile_q, cfg.tile_kv), (None, None))
+                self.assertNotIn("tile-", cfg.pipeline("out"))
 
     def test_keys(self):
         self.assertEqual(select("forward", "bf16", 64, 127, 0).key,
-                         "fwd-bf16-d64-l127-r0-tl-dense-s0.125")
+                         "fwd-bf16-d64-l127-r0-tl-dense-s0.125-i32")
         self.assertEqual(select("backward", "f16", 128, None, 0, "bottom_right", varlen=True,
                                 deterministic=True).key,
-                         "bwd-f16-d128-linf-r0-br-thd-det-s0.0883883461")
+                         "bwd-f16-d128-linf-r0-br-thd-det-s0.0883883461-i32")
         self.assertEqual(select("forward", "f16", 128).key,
-                         "fwd-f16-d128-linf-rinf-tl-dense-s0.0883883461-tk32")
+                         "fwd-f16-d128-linf-rinf-tl-dense-s0.0883883461-i32")
+        # The bottom-right forwards from d 128 up stay at 64 bits (they spill
+        # at 32 for sm_80): no suffix.
+        self.assertEqual(select("forward", "bf16", 128, 127, 0, "bottom_right", varlen=True).key,
+                         "fwd-bf16-d128-l127-r0-br-thd-s0.0883883461")
+
+    def test_index_bits(self):
+        # select's width, its 64-bit twin, the pipeline option, the key.
+        cfg = select("backward", "bf16", 64, 127, 0)
+        self.assertEqual(cfg.index_bits, 32)
+        self.assertIn(" index-bitwidth=32", cfg.pipeline("out"))
+        wide = cfg.wide()
+        self.assertEqual((wide.index_bits, wide.key), (64, cfg.key[: -len("-i32")]))
+        self.assertNotIn("index-bitwidth", wide.pipeline("out"))
+        self.assertEqual(select("backward", "bf16", 64, 127, 0, index_bits=64), wide)
+        self.assertEqual(KernelConfig.from_key(wide.key), wide)
+        self.assertEqual(wide.wide(), wide)
+        self.assertEqual(select("forward", "f16", 256, None, 0, "bottom_right").index_bits, 64)
+        self.assertEqual(select("forward", "f16", 256, None, 0, varlen=True).index_bits, 32)
+        self.assertEqual(select("forward", "f16", 96, None, 0, "bottom_right").index_bits, 32)
+        self.assertEqual(select("backward", "f16", 128, None, 0, "bottom_right").index_bits, 32)
+        with self.assertRaisesRegex(ConfigError, "index_bits: expected 32 or 64, got 16"):
+            select("forward", "bf16", 64, index_bits=16)
 
     def test_scale_is_canonical(self):
         # 1/sqrt(128) and 128 ** -0.5 differ in the last bit of a double;
@@ -51,9 +75,9 @@ class SelectTest(unittest.TestCase):
         # sdpa-opt takes artifact names of letters, digits, '_', '-', '.'.
         # float32(3e10) = 14648438 * 2^11 = 30000001024 (ties to even).
         cfg = select("forward", "bf16", 64, scale=3e10)
-        self.assertEqual(cfg.key, "fwd-bf16-d64-linf-rinf-tl-dense-s3.0000001e10")
+        self.assertEqual(cfg.key, "fwd-bf16-d64-linf-rinf-tl-dense-s3.0000001e10-i32")
         self.assertEqual(KernelConfig.from_key(cfg.key), cfg)
-        self.assertTrue(select("forward", "bf16", 64, scale=1e-5).key.endswith("-s9.99999975e-06"))
+        self.assertIn("-s9.99999975e-06-", select("forward", "bf16", 64, scale=1e-5).key)
 
     def test_keys_round_trip(self):
         for cfg in COMMON + (select("backward", "f16", 64, 3, 5, "bottom_right", True, True, 0.3),):
@@ -63,30 +87,34 @@ class SelectTest(unittest.TestCase):
         # 16 attentions of three directions, 4 packed ones; Gemma 2's cap 50 at
         # two bands: three directions at d 64 and 128, at d 256 as the schema has;
         # gpt-oss's sinks: two dtypes, two bands, three directions.
+        # Each at select's width (32: the set is top-left), and its 64-bit twin.
         at256 = 3 if 256 in BACKWARD_HEAD_DIMS else 1
         count = 16 * 3 + 4 * 3 + 2 * (3 + 3 + at256) + 2 * 2 * 3
-        self.assertEqual(len(COMMON), count)
-        self.assertEqual(len({c.key for c in COMMON}), count)
-        self.assertEqual(sum(c.varlen for c in COMMON), 12)
-        self.assertEqual(sum(c.softcap == 50.0 for c in COMMON), 2 * (3 + 3 + at256))
+        self.assertEqual(len(COMMON), 2 * count)
+        self.assertEqual(len({c.key for c in COMMON}), 2 * count)
+        self.assertEqual(sum(c.varlen for c in COMMON), 2 * 12)
+        self.assertEqual(sum(c.softcap == 50.0 for c in COMMON), 2 * 2 * (3 + 3 + at256))
+        self.assertIn("bwd-bf16-d64-l4095-r0-tl-dense-nd-s0.125-i32", [c.key for c in COMMON])
         self.assertIn("bwd-bf16-d64-l4095-r0-tl-dense-nd-s0.125", [c.key for c in COMMON])
-        self.assertEqual(sum(c.sinks for c in COMMON), 2 * 2 * 3)
+        self.assertEqual(sum(c.sinks for c in COMMON), 2 * 2 * 2 * 3)
+        self.assertEqual({c.wide() for c in COMMON if c.index_bits == 32},
+                         {c for c in COMMON if c.index_bits == 64})
         self.assertIn(select("backward", "bf16", 64, 127, 0, deterministic=True, sinks=True),
                       COMMON)
-        self.assertTrue(select("forward", "f16", 64, None, 0, sinks=True).key.endswith("-sinks"))
+        self.assertTrue(select("forward", "f16", 64, None, 0, sinks=True).key.endswith("-sinks-i32"))
 
     def test_softcap_is_in_the_key(self):
         # Gemma 2's cap: its own kernel, rounded to float32 like the scale; no
         # cap (None or +inf) is the uncapped kernel.
         capped = select("forward", "bf16", 256, None, 0, softcap=50.0)
-        self.assertEqual(capped.key, "fwd-bf16-d256-linf-r0-tl-dense-s0.0625-c50-tk32")
+        self.assertEqual(capped.key, "fwd-bf16-d256-linf-r0-tl-dense-s0.0625-c50-i32")
         self.assertEqual(KernelConfig.from_key(capped.key), capped)
         self.assertEqual(select("forward", "bf16", 64, softcap=float("inf")),
                          select("forward", "bf16", 64))
         self.assertEqual(select("backward", "f16", 64, 127, 0, softcap=0.1).softcap,
                          0.10000000149011612)
         back = select("backward", "f16", 64, 127, 0, deterministic=True, softcap=2.0)
-        self.assertEqual(back.key, "bwd-f16-d64-l127-r0-tl-dense-det-s0.125-c2")
+        self.assertEqual(back.key, "bwd-f16-d64-l127-r0-tl-dense-det-s0.125-c2-i32")
         self.assertEqual(KernelConfig.from_key(back.key), back)
         self.assertIn("softcap 2", back.describe())
         self.assertIn("softcap = 2.000000000e+00 : f32", back.mlir())

@@ -132,6 +132,25 @@ class CacheTest(unittest.TestCase):
         with self.assertRaisesRegex(kernels.StaleKernelError, "softcap is 'none', but its key"):
             cache.manifest(select("forward", "bf16", 64, 127, 0, softcap=50.0))
 
+    def test_index_width_kernels(self):
+        # The 32-bit kernel under its 64-bit twin's key, and the reverse: the
+        # width is the manifest's `index_bits` (absent: 64).
+        cache = kernels.KernelCache(sdpa_opt=SDPA_OPT)
+        path = cache.manifest(FWD)
+        with open(path) as f:
+            text = f.read()
+        self.assertIn("\nindex_bits 32\n", text)
+        with open(path.replace(FWD.key, FWD.wide().key), "w") as f:
+            f.write(text)
+        with self.assertRaisesRegex(kernels.StaleKernelError,
+                                    "index_bits is '32', but its key .* says '64'"):
+            cache.manifest(FWD.wide())
+        with open(path, "w") as f:
+            f.write(text.replace("index_bits 32\n", ""))
+        with self.assertRaisesRegex(kernels.StaleKernelError,
+                                    "index_bits is None, but its key .* says '32'"):
+            cache.manifest(FWD)
+
     def test_sinks_kernels(self):
         # gpt-oss's sinks (the JAX function's `sinks=`): compiled with `sinks 1`;
         # the sink-less kernel under a sinks key is stale (it would drop the
@@ -163,7 +182,7 @@ class CacheTest(unittest.TestCase):
         message = str(cm.exception)
         self.assertEqual(message, (
             "no kernel for backward bf16 head_dim 64 band(left=127, right=0, top_left) dense "
-            f"scale 0.125 deterministic (key {BWD.key}): not in {os.path.join(self.root, 'v1')}, "
+            f"scale 0.125 deterministic, 32-bit index (key {BWD.key}): not in {os.path.join(self.root, 'v1')}, "
             "and no sdpa-opt to compile it (set SDPA_OPT or put sdpa-opt on PATH). Build it where "
             "sdpa-opt is installed with `python3 -m sdpa.kernels build --out DIR "
             f"{BWD.key}` and set SDPA_KERNEL_PATH=DIR here"))

@@ -186,8 +186,9 @@ class StridesTest(unittest.TestCase):
 
 @unittest.skipIf(torch is None, "needs torch (python3-torch)")
 class SelectionTest(unittest.TestCase):
-    """The configuration the op's implementations look up (sdpa.torch_ops._artifact),
-    recorded by a cache that builds nothing."""
+    """The configuration the op's implementations look up (sdpa.torch_ops._config
+    and _artifact), recorded by a cache that builds nothing, and the fallback
+    to the 64-bit twin (sdpa.torch_ops._run)."""
 
     class Recorder:
         def __init__(self):
@@ -205,10 +206,40 @@ class SelectionTest(unittest.TestCase):
         self.addCleanup(torch_ops.set_kernel_cache, None)
 
     def selected(self, direction, q, k, sinks, deterministic=False):
-        with self.assertRaisesRegex(LookupError, "^recorded$"):
-            self.torch_ops._artifact(direction, q, k, 127, 0, True, -1.0, 0.0, "bhsd",
+        cfg = self.torch_ops._config(direction, q, k, 127, 0, True, -1.0, 0.0, "bhsd",
                                      deterministic, sinks)
-        return self.cache.asked[-1]
+        with self.assertRaisesRegex(LookupError, "^recorded$"):
+            self.torch_ops._artifact(cfg)
+        self.assertEqual(self.cache.asked[-1], cfg)
+        return cfg
+
+    def test_index_range_falls_back_to_the_64_bit_twin(self):
+        from sdpa.config import select
+        from sdpa.runtime import SDPA_ERROR_INDEX_RANGE, SdpaError
+        cfg = select("backward", "bf16", 64, 127, 0)
+        loaded = {cfg: "narrow", cfg.wide(): "wide"}
+        calls = []
+
+        def call(art, status):
+            calls.append(art)
+            if art == "narrow" and status:
+                raise SdpaError(status, "q: the last element's offset ...")
+            return art
+
+        with mock.patch.object(self.torch_ops, "_artifact", loaded.__getitem__):
+            # Fits 32 bits: the 32-bit artifact, once.
+            self.assertEqual(self.torch_ops._run(cfg, lambda a: call(a, 0)), "narrow")
+            self.assertEqual(calls, ["narrow"])
+            # Past it: the runtime says so before launching; the twin runs.
+            calls.clear()
+            self.assertEqual(self.torch_ops._run(cfg, lambda a: call(a, SDPA_ERROR_INDEX_RANGE)),
+                             "wide")
+            self.assertEqual(calls, ["narrow", "wide"])
+            # Any other refusal is the caller's error, not retried.
+            calls.clear()
+            with self.assertRaisesRegex(SdpaError, r"\[invalid argument\]"):
+                self.torch_ops._run(cfg, lambda a: call(a, 1))
+            self.assertEqual(calls, ["narrow"])
 
     def test_sinks_pick_the_sinks_configuration(self):
         from sdpa.config import select
@@ -219,15 +250,15 @@ class SelectionTest(unittest.TestCase):
         sinks = torch.zeros(8)
         fwd = self.selected("forward", q, k, sinks)
         self.assertEqual(fwd, select("forward", "bf16", 64, 127, 0, sinks=True))
-        self.assertEqual(fwd.key, "fwd-bf16-d64-l127-r0-tl-dense-s0.125-sinks")
+        self.assertEqual(fwd.key, "fwd-bf16-d64-l127-r0-tl-dense-s0.125-sinks-i32")
         bwd = self.selected("backward", q, k, sinks, deterministic=True)
-        self.assertEqual(bwd.key, "bwd-bf16-d64-l127-r0-tl-dense-det-s0.125-sinks")
+        self.assertEqual(bwd.key, "bwd-bf16-d64-l127-r0-tl-dense-det-s0.125-sinks-i32")
         self.assertIn(fwd, COMMON)
         self.assertIn(bwd, COMMON)
         # Without sinks: the sink-less kernel of the same band.
         plain = self.selected("forward", q, k, None)
         self.assertFalse(plain.sinks)
-        self.assertEqual(plain.key, "fwd-bf16-d64-l127-r0-tl-dense-s0.125")
+        self.assertEqual(plain.key, "fwd-bf16-d64-l127-r0-tl-dense-s0.125-i32")
 
 
 @unittest.skipIf(torch is None, "needs torch (python3-torch)")

@@ -37,6 +37,8 @@ xffi::ErrorCode codeOf(SdpaStatus status) {
     return xffi::ErrorCode::kNotFound;
   case SDPA_ERROR_UNSUPPORTED:
     return xffi::ErrorCode::kUnimplemented;
+  case SDPA_ERROR_INDEX_RANGE:
+    return xffi::ErrorCode::kOutOfRange;
   default:
     return xffi::ErrorCode::kInternal;
   }

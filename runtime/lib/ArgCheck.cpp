@@ -219,14 +219,6 @@ public:
           __builtin_add_overflow(span, term, &span))
         return fail(std::string(name) + ": element offsets overflow 64 bits");
     }
-    // Kernels lowered at a 32-bit index compute every offset in 32 bits.
-    if (manifest.indexBits == 32 && span > kMaxIndex)
-      return fail(std::string(name) + ": the last element's offset " +
-                  std::to_string(span) +
-                  " does not fit the artifact's 32-bit index arithmetic "
-                  "(limit " +
-                  std::to_string(kMaxIndex) +
-                  "; an artifact lowered with index-bitwidth=64 takes it)");
     // Kernels address bytes: the last byte offset must fit too, which also
     // keeps every stride * element size below (a stride of 2^62 bf16
     // elements overflowed int64_t in the row-stride check, found while
@@ -639,16 +631,23 @@ struct Operand {
   bool written;
 };
 
-/// The bytes [first, last] an already checked tensor spans; false if empty.
-bool byteRange(const SdpaTensor &t, uint64_t &first, uint64_t &last) {
-  if (t.data == 0 || t.rank == 0)
-    return false;
+/// The offset, in elements, of an already checked tensor's last element;
+/// -1 if it is empty.
+int64_t lastElementOffset(const SdpaTensor &t) {
   int64_t span = 0;
   for (int i = 0; i < t.rank; ++i) {
     if (t.shape[i] == 0)
-      return false;
+      return -1;
     span += (t.shape[i] - 1) * t.strides[i];
   }
+  return span;
+}
+
+/// The bytes [first, last] an already checked tensor spans; false if empty.
+bool byteRange(const SdpaTensor &t, uint64_t &first, uint64_t &last) {
+  int64_t span = lastElementOffset(t);
+  if (t.data == 0 || t.rank == 0 || span < 0)
+    return false;
   first = t.data;
   last = t.data + uint64_t(span + 1) * uint64_t(elementBytes(t.dtype)) - 1;
   return true;
@@ -679,6 +678,35 @@ bool checkNoAliasing(std::initializer_list<Operand> operands,
   return true;
 }
 
+/// The last rules of a call, over every operand the kernels read or write:
+/// no aliasing (checkNoAliasing), then, for an artifact lowered at a 32-bit
+/// index (`index_bits 32`), every operand's last element within 2^31 - 1.
+/// That rule runs after every other, so its status, SDPA_ERROR_INDEX_RANGE
+/// in `*status`, says exactly that the artifact lowered at 64 bits takes
+/// the call (the frontends' fallback, docs/Runtime.md).
+bool checkOperands(const Manifest &manifest,
+                   std::initializer_list<Operand> operands, std::string &error,
+                   SdpaStatus *status) {
+  if (!checkNoAliasing(operands, error))
+    return false;
+  if (manifest.indexBits != 32)
+    return true;
+  for (const Operand &operand : operands) {
+    int64_t offset = lastElementOffset(*operand.tensor);
+    if (offset > kMaxIndex) {
+      error = std::string(operand.name) + ": the last element's offset " +
+              std::to_string(offset) +
+              " does not fit the artifact's 32-bit index arithmetic (limit " +
+              std::to_string(kMaxIndex) +
+              "; the artifact lowered with index-bitwidth=64 takes it)";
+      if (status)
+        *status = SDPA_ERROR_INDEX_RANGE;
+      return false;
+    }
+  }
+  return true;
+}
+
 /// One backward workspace and when the artifact needs it.
 struct Workspace {
   const char *name;
@@ -692,7 +720,10 @@ struct Workspace {
 
 bool sdpa::runtime::checkForward(const Manifest &manifest,
                                  const SdpaForwardArgs &args, Problem &problem,
-                                 ParamTable &params, std::string &error) {
+                                 ParamTable &params, std::string &error,
+                                 SdpaStatus *status) {
+  if (status)
+    *status = SDPA_ERROR_INVALID_ARGUMENT;
   Layout layout;
   if (!checkShared(manifest, Direction::Forward, args,
                    /*withHostOffsets=*/true, layout, problem, params, error))
@@ -703,7 +734,7 @@ bool sdpa::runtime::checkForward(const Manifest &manifest,
     return false;
   if (manifest.sinks)
     params["sinks"] = ParamValue::pointer(args.sinks.data);
-  return checkNoAliasing({{"q", &args.q, false},
+  return checkOperands(manifest, {{"q", &args.q, false},
                           {"k", &args.k, false},
                           {"v", &args.v, false},
                           {"cu_seqlens_q", &args.cu_seqlens_q, false},
@@ -711,7 +742,7 @@ bool sdpa::runtime::checkForward(const Manifest &manifest,
                           {"sinks", &args.sinks, false},
                           {"o", &args.o, true},
                           {"lse", &args.lse, true}},
-                         error);
+                       error, status);
 }
 
 bool sdpa::runtime::backwardWorkspace(const Manifest &manifest,
@@ -731,7 +762,9 @@ bool sdpa::runtime::backwardWorkspace(const Manifest &manifest,
 bool sdpa::runtime::checkBackward(const Manifest &manifest,
                                   const SdpaBackwardArgs &args,
                                   Problem &problem, ParamTable &params,
-                                  std::string &error) {
+                                  std::string &error, SdpaStatus *status) {
+  if (status)
+    *status = SDPA_ERROR_INVALID_ARGUMENT;
   Layout layout;
   if (!checkShared(manifest, Direction::Backward, args,
                    /*withHostOffsets=*/true, layout, problem, params, error))
@@ -782,7 +815,7 @@ bool sdpa::runtime::checkBackward(const Manifest &manifest,
     params[w.name] = ParamValue::pointer(w.tensor.data);
     used[i] = &w.tensor;
   }
-  return checkNoAliasing({{"q", &args.q, false},
+  return checkOperands(manifest, {{"q", &args.q, false},
                           {"k", &args.k, false},
                           {"v", &args.v, false},
                           {"o", &args.o, false},
@@ -799,5 +832,5 @@ bool sdpa::runtime::checkBackward(const Manifest &manifest,
                           {"delta", used[1], true},
                           {"relay_counters", used[2], true},
                           {"dsink_partials", used[3], true}},
-                         error);
+                       error, status);
 }

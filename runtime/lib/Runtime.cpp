@@ -265,8 +265,9 @@ SdpaStatus checkArguments(const char *entry, const SdpaArtifact *artifact,
     return failWith(SDPA_ERROR_INVALID_ARGUMENT,
                     std::string(entry) + ": null artifact or arguments");
   std::string error;
-  if (!check(artifact->manifest, *args, problem, table, error))
-    return failWith(SDPA_ERROR_INVALID_ARGUMENT, error);
+  SdpaStatus status;
+  if (!check(artifact->manifest, *args, problem, table, error, &status))
+    return failWith(status, error);
   return SDPA_SUCCESS;
 }
 

@@ -77,27 +77,50 @@ TEST(Strides, PerLayout) {
   EXPECT_EQ(thd.s, 192);
 }
 
+/// The manifest of forwardLines() or backwardLines() lowered at a 32-bit
+/// index.
+Manifest at32Bits(std::vector<std::string> lines) {
+  lines.insert(lines.begin() + 10, "index_bits 32");
+  return parseOrDie(lines);
+}
+
 TEST(ForwardCheck, A32BitIndexArtifactRefusesOffsetsPast2To31) {
   // q's batch stride of 2^31 elements puts its last element at
   // 2^31 + 15 * 64000 + 999 * 64 + 63: fine at 64 bits, not at 32.
   Manifest wide = parseOrDie(forwardLines());
-  std::vector<std::string> lines = forwardLines();
-  lines.insert(lines.begin() + 10, "index_bits 32");
-  Manifest narrow = parseOrDie(lines);
+  Manifest narrow = at32Bits(forwardLines());
   Problem p;
   ParamTable t;
   std::string error;
+  SdpaStatus status = SDPA_SUCCESS;
   ASSERT_TRUE(checkForward(narrow, denseArgs(), p, t, error)) << error;
   SdpaForwardArgs a = denseArgs();
   a.q.strides[0] = int64_t(1) << 31;
   ASSERT_TRUE(checkForward(wide, a, p, t, error)) << error;
-  EXPECT_FORWARD_ERROR(narrow, a,
-                       "q: the last element's offset 2148507647 does not fit "
-                       "the artifact's 32-bit index arithmetic (limit "
-                       "2147483647;");
+  EXPECT_FALSE(checkForward(narrow, a, p, t, error, &status));
+  EXPECT_EQ(status, SDPA_ERROR_INDEX_RANGE);
+  EXPECT_EQ(error, "q: the last element's offset 2148507647 does not fit the "
+                   "artifact's 32-bit index arithmetic (limit 2147483647; the "
+                   "artifact lowered with index-bitwidth=64 takes it)");
   // One element less is the largest offset a 32-bit artifact takes.
   a.q.strides[0] = (int64_t(1) << 31) - (2148507647 - 2147483647);
   EXPECT_TRUE(checkForward(narrow, a, p, t, error)) << error;
+}
+
+TEST(ForwardCheck, TheIndexRangeIsTheLastRule) {
+  // A call past 32 bits that breaks another rule too is an invalid argument
+  // with that rule's message: the 64-bit artifact would refuse it as well.
+  Manifest narrow = at32Bits(forwardLines());
+  SdpaForwardArgs a = denseArgs();
+  a.q.strides[0] = int64_t(1) << 31;
+  a.o.dtype = kF16;
+  Problem p;
+  ParamTable t;
+  std::string error;
+  SdpaStatus status = SDPA_SUCCESS;
+  EXPECT_FALSE(checkForward(narrow, a, p, t, error, &status));
+  EXPECT_EQ(status, SDPA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(error, "o: expected dtype bf16 (the artifact's), got f16");
 }
 
 TEST(ForwardCheck, DenseBhsdFillsEveryParameter) {
@@ -528,6 +551,28 @@ TEST(BackwardCheck, RejectsBadGradientsAndWorkspaces) {
   a = backwardArgs();
   a.relay_counters = makeTensor(0xc000000000, kI32, {2, 8, 1});
   expectError(a, "relay_counters: holds 16 elements, expected 32");
+}
+
+TEST(BackwardCheck, A32BitIndexArtifactRefusesAGradientPast2To31) {
+  // dv with a batch stride of 2^31 elements: its last element lies past
+  // 2^31 - 1, which the 64-bit artifact takes and the 32-bit one refuses.
+  Manifest wide = parseOrDie(backwardLines());
+  Manifest narrow = at32Bits(backwardLines());
+  Problem p;
+  ParamTable t;
+  std::string error;
+  SdpaStatus status = SDPA_SUCCESS;
+  ASSERT_TRUE(checkBackward(narrow, backwardArgs(), p, t, error, &status))
+      << error;
+  SdpaBackwardArgs a = backwardArgs();
+  a.dv.strides[0] = int64_t(1) << 31;
+  ASSERT_TRUE(checkBackward(wide, a, p, t, error)) << error;
+  EXPECT_FALSE(checkBackward(narrow, a, p, t, error, &status));
+  EXPECT_EQ(status, SDPA_ERROR_INDEX_RANGE);
+  EXPECT_EQ(error.rfind("dv: the last element's offset ", 0), 0u) << error;
+  // The workspace sizes need no index range: sdpaBackwardWorkspace answers.
+  SdpaWorkspaceSizes sizes{};
+  EXPECT_TRUE(backwardWorkspace(narrow, a, sizes, error)) << error;
 }
 
 /// Issue 13: outputs and workspaces that share memory were accepted (relay

@@ -164,6 +164,36 @@ TEST(CApi, CheckRefusesWhatTheLaunchRefuses) {
   sdpaArtifactDestroy(art);
 }
 
+/// A valid call past a 32-bit artifact's index arithmetic is its own status
+/// (the frontends then take the 64-bit twin), from the check and from the
+/// launch alike, before any CUDA call.
+TEST(CApi, IndexRangeIsItsOwnStatus) {
+  TempDir dir;
+  dir.write("fwd.ptx", kPtx);
+  std::vector<std::string> lines = forwardLines();
+  lines.insert(lines.begin() + 10, "index_bits 32");
+  std::string manifest = dir.write("fwd.manifest", join(lines));
+  SdpaArtifact *art = nullptr;
+  ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS);
+  // A head stride of 2^31 elements puts v's last element at
+  // 2^31 + 11 * 64 + 63 (the tensors lie 64 GiB apart: no overlap).
+  SdpaForwardArgs a{};
+  setDenseTensors(a, SDPA_LAYOUT_BHSD, kBf16, {1, 2, 2, 10, 12, 64},
+                  {uint64_t(1) << 36, uint64_t(3) << 36, uint64_t(4) << 36,
+                   uint64_t(2) << 36, uint64_t(5) << 36});
+  EXPECT_EQ(sdpaForwardCheck(art, &a), SDPA_SUCCESS) << sdpaGetLastError();
+  a.v.strides[1] = int64_t(1) << 31;
+  const char *expected = "v: the last element's offset 2147484415 does not "
+                         "fit the artifact's 32-bit index arithmetic (limit "
+                         "2147483647; the artifact lowered with "
+                         "index-bitwidth=64 takes it)";
+  EXPECT_EQ(sdpaForwardCheck(art, &a), SDPA_ERROR_INDEX_RANGE);
+  EXPECT_STREQ(sdpaGetLastError(), expected);
+  EXPECT_EQ(sdpaForward(art, &a, nullptr), SDPA_ERROR_INDEX_RANGE);
+  EXPECT_STREQ(sdpaGetLastError(), expected);
+  sdpaArtifactDestroy(art);
+}
+
 TEST(CApi, ChecksArgumentsBeforeAnyCudaCall) {
   TempDir dir;
   dir.write("fwd.ptx", kPtx);

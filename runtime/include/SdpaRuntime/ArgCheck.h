@@ -81,17 +81,23 @@ void setContiguousStrides(SdpaTensor &tensor);
 bool toLayout(int32_t code, Layout &layout);
 
 /// Checks forward arguments; on success fills `problem` and `params` with
-/// every name a forward kernel may take.
+/// every name a forward kernel may take. On failure `*status` (when given)
+/// is SDPA_ERROR_INDEX_RANGE where the call breaks only the 32-bit index
+/// arithmetic of an `index_bits 32` artifact, else
+/// SDPA_ERROR_INVALID_ARGUMENT.
 bool checkForward(const Manifest &manifest, const SdpaForwardArgs &args,
-                  Problem &problem, ParamTable &params, std::string &error);
+                  Problem &problem, ParamTable &params, std::string &error,
+                  SdpaStatus *status = nullptr);
 
 /// Workspace element counts of the backward; only shapes are read.
 bool backwardWorkspace(const Manifest &manifest, const SdpaBackwardArgs &args,
                        SdpaWorkspaceSizes &sizes, std::string &error);
 
-/// Checks backward arguments; on success fills `problem` and `params`.
+/// Checks backward arguments; on success fills `problem` and `params`;
+/// `*status` as for checkForward.
 bool checkBackward(const Manifest &manifest, const SdpaBackwardArgs &args,
-                   Problem &problem, ParamTable &params, std::string &error);
+                   Problem &problem, ParamTable &params, std::string &error,
+                   SdpaStatus *status = nullptr);
 
 } // namespace sdpa::runtime
 

@@ -32,6 +32,11 @@ typedef enum SdpaStatus {
   SDPA_ERROR_CUDA = 5,
   /// The artifact holds no kernel for what was asked.
   SDPA_ERROR_UNSUPPORTED = 6,
+  /// The call is valid, but an operand's last element lies beyond the 32-bit
+  /// index arithmetic of an artifact lowered with `index-bitwidth=32`
+  /// (manifest `index_bits 32`); the same configuration lowered at 64 bits
+  /// takes it. Reported only once every other rule holds.
+  SDPA_ERROR_INDEX_RANGE = 7,
 } SdpaStatus;
 
 /// Element types of tensors.
