@@ -127,7 +127,7 @@ CONFIGS = {
     # Lowered at a 64-bit index, the frontends' fallback past 2^31 - 1
     # elements (sdpa.config.KernelConfig.wide; the rule's width is 32 for
     # these): gpt-oss's forward and backward, packed sequences with a cap,
-    # bottom-right, and packed with sinks, a cap and two key row tiles.
+    # bottom-right, packed with sinks, a cap and two key row tiles.
     "bf16_d64_win127_i64": Config(F, "bf16", 64, 127, 0, index_bitwidth=64),
     "f16_d64_causal_br_softcap2_thd_i64": Config(F, "f16", 64, None, 0, "bottom_right",
                                                  thd=True, softcap=2.0, index_bitwidth=64),
@@ -137,6 +137,9 @@ CONFIGS = {
     "bwd_f16_d48_sym_thd_sinks_softcap2_kr2_i64": Config(B, "f16", 48, 40, 40, thd=True,
                                                          sinks=True, softcap=2.0, tile_q=32,
                                                          tile_kv=64, index_bitwidth=64),
+    # ... and the relay's element pointers (dQ accumulated, deterministic).
+    "bwd_f16_d64_win127_acc_det_i64": Config(B, "f16", 64, 127, 0, deterministic=True,
+                                             dq_mode="accumulate", index_bitwidth=64),
     # Attention sinks (gpt-oss: d 64, window 128, GQA), bottom-right so that
     # some rows see no key, forward dense and THD, backward both dQ modes.
     "bf16_d64_win127_br_sinks": Config(F, "bf16", 64, 127, 0, "bottom_right", sinks=True),
@@ -392,13 +395,36 @@ def pipeline(name, c, out):
 # lacks on an H100 or H200; ptxas_problem refuses any other sm_90 spill and
 # any change to these.
 SM90_SPILLS = {
-    # d 128, two row tiles a warp (128 x 32), causal: 255 registers.
-    ("bf16_d128_causal", "sdpa_fwd_0"): 12,
+    # d 128, two row tiles a warp (128 x 32), causal, bottom-right (64-bit
+    # index: at 32 bits they spill for sm_80): 255 registers. The top-left
+    # bf16_d128_causal spills 12 bytes at 64 bits, none at 32.
     ("f16_d128_causal_br", "sdpa_fwd_0"): 4,
     ("f16_d128_causal_br_thd", "sdpa_fwd_0"): 16,
     # d 128, window 128, one row tile a warp: ptxas aims at 3 blocks an SM
     # (168 registers); capped at 176 it would not spill, at 2 blocks.
     ("bf16_d128_win127_br", "sdpa_fwd_0"): 12,
+    # At a 32-bit index, where the 64-bit kernel does not spill: ptxas aims
+    # at the same occupancy (168 registers for bwd_main and the d 128
+    # window, 128 for the d 64 forward) and spills 4-12 bytes. bwd_main at
+    # d 64 with a bottom-right, packed or two-sided band, and with sinks:
+    ("bwd_bf16_d64_win127_br_sinks_det", "sdpa_bwd_main"): 12,
+    ("bwd_f16_d64_win127_br_sinks_nd", "sdpa_bwd_main"): 12,
+    ("bwd_bf16_d64_win127_br_sinks_rc", "sdpa_bwd_main"): 12,
+    ("bwd_f16_d64_brwin_rc", "sdpa_bwd_main"): 12,
+    ("bwd_f16_d64_brwin_nd", "sdpa_bwd_main"): 12,
+    ("bwd_cp_f16_d64_win127_br_det", "sdpa_bwd_main"): 12,
+    ("bwd_bf16_d64_brwin_thd_nd", "sdpa_bwd_main"): 12,
+    ("bwd_f16_d64_win127_thd_rc", "sdpa_bwd_main"): 8,
+    ("bwd_f16_d64_win127_thd_det", "sdpa_bwd_main"): 8,
+    ("bwd_f16_d64_sym_rc", "sdpa_bwd_main"): 8,
+    ("bwd_f16_d64_sym_det", "sdpa_bwd_main"): 8,
+    # ... the forward with sinks at d 64, the d 128 window of 32 keys:
+    ("bf16_d64_win127_sinks", "sdpa_fwd_0"): 4,
+    ("bf16_d128_left32", "sdpa_fwd_0"): 8,
+    # ... and two tilings of bench/sweep_configs.py: gpt-oss's forward at
+    # 64 x 64 with 2 warps (two row tiles a warp), the heavy one at 64 x 32.
+    ("sweep_gptoss_fwd_q64k64w2", "sdpa_fwd_0"): 16,
+    ("sweep_heavy_fwd_q64k32w4", "sdpa_fwd_0"): 4,
 }
 
 

@@ -13,8 +13,12 @@
 #include "SdpaSchema/Manifest.h"
 
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -60,6 +64,49 @@ FailureOr<std::string> narrowManifest(StringRef name, StringRef text,
   manifest.ptxFile.clear();
   manifest.indexBits = kIndexBits;
   return sdpa_schema::printManifest(manifest);
+}
+
+/// An `index` of 32 bits cannot hold a pointer. Each element pointer the
+/// backward forms as `inttoptr(index_cast(extract_aligned_pointer_as_index
+/// %m))` (lib/Conversion/SdpaGradToGPU/Relay.cpp) takes %m's aligned pointer
+/// from its LLVM descriptor instead, through an unrealized cast that the GPU
+/// to NVVM conversion of the kernel's arguments resolves. Any other use of
+/// a pointer as an index is refused.
+LogicalResult widenPointerBases(gpu::GPUModuleOp kernels,
+                                const LLVMTypeConverter &converter) {
+  SmallVector<LLVM::IntToPtrOp> bases;
+  kernels.walk([&](LLVM::IntToPtrOp op) { bases.push_back(op); });
+  for (LLVM::IntToPtrOp op : bases) {
+    auto cast = op.getArg().getDefiningOp<arith::IndexCastOp>();
+    auto extract =
+        cast ? cast.getIn().getDefiningOp<memref::ExtractAlignedPointerAsIndexOp>()
+             : nullptr;
+    if (!extract)
+      continue;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value memref = extract.getSource();
+    Value descriptor =
+        UnrealizedConversionCastOp::create(
+            b, loc, converter.convertType(memref.getType()), memref)
+            .getResult(0);
+    Value aligned = MemRefDescriptor(descriptor).alignedPtr(b, loc);
+    if (aligned.getType() != op.getType())
+      aligned = LLVM::AddrSpaceCastOp::create(b, loc, op.getType(), aligned);
+    op.replaceAllUsesWith(aligned);
+    op.erase();
+    if (cast->use_empty())
+      cast.erase();
+    if (extract->use_empty())
+      extract.erase();
+  }
+  WalkResult refused = kernels.walk([](memref::ExtractAlignedPointerAsIndexOp op) {
+    op.emitError("a pointer held in an index, which a 32-bit index cannot "
+                 "hold (sdpa-narrow-kernel-index widens only "
+                 "inttoptr(index_cast(this)))");
+    return WalkResult::interrupt();
+  });
+  return failure(refused.wasInterrupted());
 }
 
 struct NarrowKernelIndexPass
@@ -108,7 +155,8 @@ struct NarrowKernelIndexPass
     target.addIllegalDialect<nvgpu::NVGPUDialect>();
     FrozenRewritePatternSet frozen(std::move(patterns));
     for (auto kernels : module.getOps<gpu::GPUModuleOp>())
-      if (failed(applyPartialConversion(kernels, target, frozen)))
+      if (failed(widenPointerBases(kernels, converter)) ||
+          failed(applyPartialConversion(kernels, target, frozen)))
         return signalPassFailure();
   }
 };

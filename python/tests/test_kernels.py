@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from concurrent.futures import ThreadPoolExecutor
 from unittest import mock
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -232,6 +233,35 @@ class CacheTest(unittest.TestCase):
                              text=True)
         self.assertEqual(res.returncode, 2)
         self.assertIn("key: 'fwd-bf16-d64' is not a kernel configuration key", res.stderr)
+
+
+PTXAS = os.environ.get("SDPA_PTXAS")
+
+
+@unittest.skipUnless(SDPA_OPT and os.path.isfile(SDPA_OPT) and PTXAS, "needs sdpa-opt and ptxas")
+class PrebuiltSpillTest(unittest.TestCase):
+    def test_select_widths_assemble_without_spills_for_sm_80(self):
+        # The configurations the frontends select (the prebuilt set at
+        # select's index width: the tile rule and default_index_bits), as
+        # bench/make_artifacts.py's table: no stack frame for sm_80. (Their
+        # 64-bit twins serve only calls past 2^31 - 1 elements; the causal
+        # packed d 64 backward's spills 40 bytes there.)
+        sys.path.insert(0, os.path.join(ROOT, "bench"))
+        from ptxas_resources import kernel_resources
+        configs = [c for c in kernels.COMMON if c == select(
+            c.direction, c.dtype, c.head_dim, c.left, c.right, c.align, c.varlen,
+            c.deterministic, c.scale, c.softcap, c.sinks)]
+        self.assertEqual(len(configs), len(kernels.COMMON) // 2)
+        with tempfile.TemporaryDirectory() as out:
+            self.assertEqual(kernels._build(configs, out, SDPA_OPT, log=io.StringIO(),
+                                            jobs=os.cpu_count() or 1), 0)
+
+            def spills(cfg):
+                found = kernel_resources(PTXAS, "sm_80", os.path.join(out, cfg.key + ".ptx"))
+                return [f"{cfg.key} {k}: {r.frame_line}" for k, r in found.items() if r.spills]
+            with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+                found = [line for lines in pool.map(spills, configs) for line in lines]
+        self.assertEqual(found, [])
 
 
 class DefaultsTest(unittest.TestCase):

@@ -16,3 +16,18 @@ module attributes {gpu.container_module, sdpa.artifacts = {k = "sdpa-artifact 1\
   gpu.module @k {
   }
 }
+
+// -----
+
+/// A pointer held in an index other than as an element pointer's base
+/// (inttoptr of its i64 cast) would be truncated at 32 bits: refused.
+
+module attributes {gpu.container_module, sdpa.artifacts = {k = "sdpa-artifact 1\0Adirection forward\0Adtype f16\0Ahead_dim 64\0Atile_q 64\0Atile_kv 64\0Aband 0 0 top_left\0Ascale 0.125\0Avarlen 0\0Akernel k forward\0Ablock 128 1 1\0Ashared_bytes 0\0Agrid q_tiles heads_q batch\0A"}} {
+  gpu.module @k {
+    gpu.func @k(%m: memref<1099511627776xf32>) kernel {
+      // expected-error @below {{a pointer held in an index, which a 32-bit index cannot hold}}
+      %p = memref.extract_aligned_pointer_as_index %m : memref<1099511627776xf32> -> index
+      gpu.return
+    }
+  }
+}

@@ -39,10 +39,14 @@ def SdpaNarrowKernelIndex
       under an LLVM type converter of index bitwidth 32 with bare-pointer
       kernel arguments. The upstream `convert-nvgpu-to-nvvm` pass converts at
       a 64-bit index only; every later conversion of the pipeline takes
-      `index-bitwidth=32` itself.
+      `index-bitwidth=32` itself;
+    * an index cannot hold a pointer at 32 bits: each element pointer formed
+      as `llvm.inttoptr(arith.index_cast(memref.extract_aligned_pointer_as_index
+      %m))` (the backward's dQ atomics and relay counters) takes the aligned
+      pointer of `%m`'s LLVM descriptor instead.
 
     A kernel module without a manifest, or whose manifest does not parse, is
-    refused.
+    refused, and so is any other `memref.extract_aligned_pointer_as_index`.
   }];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"

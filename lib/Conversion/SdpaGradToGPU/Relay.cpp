@@ -33,28 +33,32 @@ static constexpr llvm::StringLiteral kDeviceScope = "device";
 /// The NVPTX address space of global memory.
 static constexpr unsigned kGlobalAddressSpace = 1;
 
-/// A global-space pointer to element `offset` (elements of `elementBytes`) of
-/// the flat global memref `memref`. Global rather than generic, so that the
-/// dQ adds become `atom.global.add.f32` (their results unused) instead of
+/// A global-space pointer to element `offset` (of type `elementType`) of the
+/// flat global memref `memref`. Global rather than generic, so that the dQ
+/// adds become `atom.global.add.f32` (their results unused) instead of
 /// generic `atom.add.f32` (8% of the backward at 32k keys, bench/RESULTS.md;
-/// test/PTX/sdpa-backward-pipeline-atomic.mlir checks the form).
+/// test/PTX/sdpa-backward-pipeline-atomic.mlir checks the form). The base
+/// is `inttoptr(index_cast(extract_aligned_pointer_as_index))`, which at a
+/// 32-bit index sdpa-narrow-kernel-index replaces by the memref's aligned
+/// pointer (an index cannot hold it); the offset is a GEP in elements, never
+/// a byte count in `index` (8 GiB of f32 overflow 32 bits).
 static Value elementPointer(ImplicitLocOpBuilder &b, Value memref,
-                            Value offset, int64_t elementBytes) {
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, memref);
-  Value bytes = arith::MulIOp::create(
-      b, offset, arith::ConstantIndexOp::create(b, elementBytes));
-  Value address = arith::IndexCastOp::create(
-      b, b.getI64Type(), arith::AddIOp::create(b, base, bytes));
-  return LLVM::IntToPtrOp::create(
-      b, LLVM::LLVMPointerType::get(b.getContext(), kGlobalAddressSpace),
-      address);
+                            Value offset, Type elementType) {
+  auto global = LLVM::LLVMPointerType::get(b.getContext(), kGlobalAddressSpace);
+  Value base = arith::IndexCastOp::create(
+      b, b.getI64Type(), memref::ExtractAlignedPointerAsIndexOp::create(b, memref));
+  Value pointer = LLVM::IntToPtrOp::create(b, global, base);
+  Value element = arith::IndexCastOp::create(b, b.getI64Type(), offset);
+  return LLVM::GEPOp::create(b, global, elementType, pointer,
+                             ValueRange{element});
 }
 
 void MainKernelBuilder::emitRelayAcquire(Value counter, Value turn) {
   Value first = cmp(arith::CmpIPredicate::eq, tid, idx(0));
   Value turnI32 = arith::IndexCastOp::create(b, b.getI32Type(), turn);
   scf::IfOp::create(b, first, [&](OpBuilder &, Location) {
-    Value ptr = elementPointer(b, args["relay_counters"], counter, 4);
+    Value ptr = elementPointer(b, args["relay_counters"], counter,
+                               b.getI32Type());
     auto spin = scf::WhileOp::create(b, TypeRange{}, ValueRange{});
     {
       OpBuilder::InsertionGuard guard(b);
@@ -88,7 +92,8 @@ void MainKernelBuilder::emitRelayRelease(Value counter, Value turn) {
   Value next = arith::IndexCastOp::create(b, b.getI32Type(),
                                           add(turn, idx(1)));
   scf::IfOp::create(b, first, [&](OpBuilder &, Location) {
-    Value ptr = elementPointer(b, args["relay_counters"], counter, 4);
+    Value ptr = elementPointer(b, args["relay_counters"], counter,
+                               b.getI32Type());
     LLVM::StoreOp::create(b, next, ptr, /*alignment=*/4, /*isVolatile=*/false,
                           /*isNonTemporal=*/false, /*isInvariantGroup=*/false,
                           LLVM::AtomicOrdering::release, kDeviceScope);
@@ -157,8 +162,8 @@ void MainKernelBuilder::emitDqUpdate(Value t, Value q0,
         Value rowBase = add(bases.dqAccum, mul(q, idx(spec.headDim)));
         for (int64_t e = 0; e < 2; ++e) {
           Value col = add(cols[i], add(fragCol, idx(e)));
-          Value ptr =
-              elementPointer(b, args["dq_accum"], add(rowBase, col), 4);
+          Value ptr = elementPointer(b, args["dq_accum"], add(rowBase, col),
+                                     b.getF32Type());
           LLVM::AtomicRMWOp::create(b, LLVM::AtomicBinOp::fadd, ptr,
                                     extract(partial[i], r, e),
                                     LLVM::AtomicOrdering::monotonic,
