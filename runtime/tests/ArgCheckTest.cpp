@@ -84,27 +84,38 @@ Manifest at32Bits(std::vector<std::string> lines) {
   return parseOrDie(lines);
 }
 
-TEST(ForwardCheck, A32BitIndexArtifactRefusesOffsetsPast2To31) {
-  // q's batch stride of 2^31 elements puts its last element at
-  // 2^31 + 15 * 64000 + 999 * 64 + 63: fine at 64 bits, not at 32.
-  Manifest wide = parseOrDie(forwardLines());
-  Manifest narrow = at32Bits(forwardLines());
+/// Checks `args` (valid for the artifact of `lines`) with `check`
+/// (checkForward or checkBackward) against that artifact at 64 bits, which
+/// must take them, and at 32 bits, which must refuse them with
+/// SDPA_ERROR_INDEX_RANGE; returns the refusal's message.
+template <typename Args, typename Check>
+std::string indexRangeError(const std::vector<std::string> &lines,
+                            const Args &args, Check check) {
   Problem p;
   ParamTable t;
   std::string error;
   SdpaStatus status = SDPA_SUCCESS;
-  ASSERT_TRUE(checkForward(narrow, denseArgs(), p, t, error)) << error;
+  EXPECT_TRUE(check(parseOrDie(lines), args, p, t, error, &status)) << error;
+  EXPECT_FALSE(check(at32Bits(lines), args, p, t, error, &status));
+  EXPECT_EQ(status, SDPA_ERROR_INDEX_RANGE);
+  return error;
+}
+
+TEST(ForwardCheck, A32BitIndexArtifactRefusesOffsetsPast2To31) {
+  // q's batch stride of 2^31 elements puts its last element at
+  // 2^31 + 15 * 64000 + 999 * 64 + 63: fine at 64 bits, not at 32.
   SdpaForwardArgs a = denseArgs();
   a.q.strides[0] = int64_t(1) << 31;
-  ASSERT_TRUE(checkForward(wide, a, p, t, error)) << error;
-  EXPECT_FALSE(checkForward(narrow, a, p, t, error, &status));
-  EXPECT_EQ(status, SDPA_ERROR_INDEX_RANGE);
-  EXPECT_EQ(error, "q: the last element's offset 2148507647 does not fit the "
-                   "artifact's 32-bit index arithmetic (limit 2147483647; the "
-                   "artifact lowered with index-bitwidth=64 takes it)");
+  EXPECT_EQ(indexRangeError(forwardLines(), a, checkForward),
+            "q: the last element's offset 2148507647 does not fit the "
+            "artifact's 32-bit index arithmetic (limit 2147483647; the "
+            "artifact lowered with index-bitwidth=64 takes it)");
   // One element less is the largest offset a 32-bit artifact takes.
   a.q.strides[0] = (int64_t(1) << 31) - (2148507647 - 2147483647);
-  EXPECT_TRUE(checkForward(narrow, a, p, t, error)) << error;
+  Problem p;
+  ParamTable t;
+  std::string error;
+  EXPECT_TRUE(checkForward(at32Bits(forwardLines()), a, p, t, error)) << error;
 }
 
 TEST(ForwardCheck, TheIndexRangeIsTheLastRule) {
@@ -556,23 +567,14 @@ TEST(BackwardCheck, RejectsBadGradientsAndWorkspaces) {
 TEST(BackwardCheck, A32BitIndexArtifactRefusesAGradientPast2To31) {
   // dv with a batch stride of 2^31 elements: its last element lies past
   // 2^31 - 1, which the 64-bit artifact takes and the 32-bit one refuses.
-  Manifest wide = parseOrDie(backwardLines());
-  Manifest narrow = at32Bits(backwardLines());
-  Problem p;
-  ParamTable t;
-  std::string error;
-  SdpaStatus status = SDPA_SUCCESS;
-  ASSERT_TRUE(checkBackward(narrow, backwardArgs(), p, t, error, &status))
-      << error;
   SdpaBackwardArgs a = backwardArgs();
   a.dv.strides[0] = int64_t(1) << 31;
-  ASSERT_TRUE(checkBackward(wide, a, p, t, error)) << error;
-  EXPECT_FALSE(checkBackward(narrow, a, p, t, error, &status));
-  EXPECT_EQ(status, SDPA_ERROR_INDEX_RANGE);
+  std::string error = indexRangeError(backwardLines(), a, checkBackward);
   EXPECT_EQ(error.rfind("dv: the last element's offset ", 0), 0u) << error;
   // The workspace sizes need no index range: sdpaBackwardWorkspace answers.
   SdpaWorkspaceSizes sizes{};
-  EXPECT_TRUE(backwardWorkspace(narrow, a, sizes, error)) << error;
+  EXPECT_TRUE(backwardWorkspace(at32Bits(backwardLines()), a, sizes, error))
+      << error;
 }
 
 /// Issue 13: outputs and workspaces that share memory were accepted (relay
