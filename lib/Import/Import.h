@@ -79,6 +79,9 @@ std::optional<std::string> verifyQuietly(Operation *op);
 struct LoweringCheck {
   ForwardKernelOptions forward;
   BackwardKernelOptions backward;
+  /// The kernels' index width: at 32, static shapes past 2^31 elements are
+  /// refused (getIndexRangeProblem).
+  int indexBitwidth = 64;
 };
 
 /// Reads `op` as its gpu lowering will (getForwardKernelSpec /

@@ -9,7 +9,9 @@
 // removes it. What remains is the input module with its attention sites as
 // FFI calls (docs/Export.md); a JAX training step on the cuDNN or XLA path
 // becomes two artifacts and two calls. Options of `lowering` that
-// sdpa-pipeline refuses fail the whole pipeline.
+// sdpa-pipeline refuses fail the whole pipeline; without an
+// `index-bitwidth` there, the kernels take a 32-bit index, which the static
+// shapes are checked against.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,16 +38,23 @@ struct StablehloPipelineOptions
 LogicalResult buildStablehloPipeline(OpPassManager &pm,
                                      const StablehloPipelineOptions &options,
                                      PipelineErrorFn error) {
+  std::string loweringText = options.lowering;
   std::unique_ptr<AttentionPipelineOptions> lowering =
-      AttentionPipelineOptions::createFromString(options.lowering);
+      AttentionPipelineOptions::createFromString(loweringText);
   if (!lowering)
     return error("sdpa-stablehlo-pipeline: invalid 'lowering' options '" +
                  options.lowering + "' (the options of sdpa-pipeline)");
-  // Sites the lowerings refuse (with these options) stay StableHLO, so the
-  // module compiles whole.
+  // JAX prints static shapes, so a 32-bit index is checked at compile time:
+  // the default here, unless `lowering` names a width.
+  if (!lowering->indexBitwidth.hasValue()) {
+    loweringText += " index-bitwidth=32";
+    lowering = AttentionPipelineOptions::createFromString(loweringText);
+  }
+  // Sites the lowerings refuse (with these options, a 32-bit index
+  // included) stay StableHLO, so the module compiles whole.
   SdpaImportStablehloOptions importOptions;
   importOptions.checkLowering = true;
-  importOptions.lowering = options.lowering;
+  importOptions.lowering = loweringText;
   pm.addPass(createSdpaImportStablehlo(importOptions));
   // Drops what the import left unused (the bias placeholders of the cuDNN
   // calls) and puts bands into their canonical form.

@@ -76,6 +76,7 @@ struct ImportStablehloPass
       check->backward.tiles = {options->backwardTileQ,
                                options->backwardTileKv};
       check->backward.dqMode = toDqMode(options->backwardDqMode);
+      check->indexBitwidth = options->indexBitwidth;
     }
     // An import may erase private helpers: look each function up by name
     // when its turn comes.

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Import.h"
+#include "SdpaDialect/Pipelines/Pipelines.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -169,6 +170,9 @@ static std::optional<std::string> firstDiagnostic(MLIRContext *context,
 
 std::optional<std::string> import::lowersQuietly(AttentionOp op,
                                                  const LoweringCheck &check) {
+  if (check.indexBitwidth == 32)
+    if (std::optional<std::string> problem = getIndexRangeProblem(op))
+      return problem;
   return firstDiagnostic(op.getContext(), [&]() -> LogicalResult {
     return success(succeeded(getForwardKernelSpec(op, check.forward)));
   });
@@ -176,6 +180,9 @@ std::optional<std::string> import::lowersQuietly(AttentionOp op,
 
 std::optional<std::string> import::lowersQuietly(AttentionGradOp op,
                                                  const LoweringCheck &check) {
+  if (check.indexBitwidth == 32)
+    if (std::optional<std::string> problem = getIndexRangeProblem(op))
+      return problem;
   return firstDiagnostic(op.getContext(), [&]() -> LogicalResult {
     return success(succeeded(getBackwardKernelSpec(op, check.backward)));
   });

@@ -32,6 +32,8 @@ LogicalResult mlir::sdpa::buildAttentionConversions(
           name, checkTileOption("backward-tile-kv", options.backwardTileKv),
           error)))
     return failure();
+  if (options.indexBitwidth == 32)
+    pm.addPass(createSdpaCheckIndexRange());
   pm.addPass(createForwardLowering(options.tileQ, options.tileKv,
                                    options.warps, options.stages, host));
   ConvertSdpaGradToGPUOptions backward;

@@ -95,6 +95,8 @@ void mlir::sdpa::buildLoweringPipeline(OpPassManager &pm, int64_t tileQ,
                                        std::unique_ptr<Pass> lowering,
                                        const KernelTargetOptions &target,
                                        DqModeOption dqMode) {
+  if (target.indexBitwidth == 32)
+    pm.addPass(createSdpaCheckIndexRange());
   SdpaDeriveBoundsOptions bounds;
   bounds.tileQ = tileQ;
   bounds.tileKv = tileKv;

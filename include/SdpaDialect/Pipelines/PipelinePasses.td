@@ -21,6 +21,21 @@ def SdpaStripHost : Pass<"sdpa-strip-host", "::mlir::ModuleOp"> {
   }];
 }
 
+def SdpaCheckIndexRange : Pass<"sdpa-check-index-range", "::mlir::ModuleOp"> {
+  let summary = "Refuse attention whose static shapes a 32-bit index cannot address";
+  let description = [{
+    The first pass of the lowering pipelines at `index-bitwidth=32`, whose
+    kernels address every operand, result and workspace with 32-bit element
+    offsets, at most 2^31 - 1. Every `sdpa.attention` and
+    `sdpa.attention_grad` with an operand or result whose static shape holds
+    more than 2^31 elements is an error naming it; the workspaces (dQ
+    accumulator, Delta, relay counters, sink partials) hold no more elements
+    than q. Dynamic sizes are the runtime's to check: it refuses such a call
+    with `SDPA_ERROR_INDEX_RANGE` (docs/Runtime.md). `sdpa-import-stablehlo`
+    declines such a site with a remark instead.
+  }];
+}
+
 def SdpaNarrowKernelIndex
     : Pass<"sdpa-narrow-kernel-index", "::mlir::ModuleOp"> {
   let summary = "Prepare the kernel modules for a 32-bit index and lower their NVGPU ops at it";

@@ -118,6 +118,12 @@ checkKernelPipelineOptions(StringRef pipeline,
                                   error);
 }
 
+/// Why kernels at a 32-bit index cannot address `op` (an sdpa.attention or
+/// sdpa.attention_grad): its first operand or result whose static shape
+/// holds more than 2^31 elements, named in a message; nullopt if none does
+/// (lib/Pipelines/CheckIndexRange.cpp).
+std::optional<std::string> getIndexRangeProblem(Operation *op);
+
 /// Fails on every sdpa op that carries no `sdpa.kernel` tag, i.e. that no
 /// convert pass lowered (lib/Pipelines/CheckLowered.cpp); the pipelines run
 /// it before their tail erases the host side.
