@@ -382,9 +382,9 @@ def index_bits(c):
 
 def pipeline(name, c, out):
     opts = [f"artifact-dir={out}", f"artifact-name={name}"]
-    opts += [f"{f.replace('_', '-')}={v}" for f, v in rule_settings(c)
-             if f != "index_bitwidth"]
-    opts += [f"index-bitwidth={index_bits(c)}"] if index_bits(c) != 64 else []
+    opts += [f"{f.replace('_', '-')}={v}" for f, v in rule_settings(c)]
+    if not c.index_bitwidth and index_bits(c) == 32:  # the rule's width, not the pipeline's
+        opts.append("index-bitwidth=32")
     kind = "forward" if c.direction == F else "backward"
     return f"--sdpa-{kind}-pipeline={' '.join(opts)}"
 

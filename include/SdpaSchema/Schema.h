@@ -139,6 +139,11 @@ std::string describeHeadDims(Direction direction);
 constexpr int64_t kMaxTile = 65536;
 /// Finite band edges are in [0, kMaxBandEdge].
 constexpr int64_t kMaxBandEdge = 2147483647;
+/// The largest element offset the kernels of an `index_bits 32` artifact
+/// address (in every tensor and workspace): the compiler refuses static
+/// shapes past it, the runtime calls past it (SDPA_ERROR_INDEX_RANGE), and
+/// the frontends take the 64-bit twin.
+constexpr int64_t kMaxOffset32 = 2147483647;
 
 /// True if the softmax scale `scale` is positive and rounds to a normal f32
 /// (the kernels multiply in f32: 1e-50 would become 0, 1e300 +inf).

@@ -9,6 +9,7 @@
 
 #include "SdpaDialect/Pipelines/Pipelines.h"
 #include "SdpaDialect/SdpaOps.h"
+#include "SdpaSchema/Schema.h"
 
 namespace mlir::sdpa {
 #define GEN_PASS_DEF_SDPACHECKINDEXRANGE
@@ -18,8 +19,8 @@ namespace mlir::sdpa {
 using namespace mlir;
 using namespace mlir::sdpa;
 
-/// The elements a 32-bit index addresses: offsets 0 .. 2^31 - 1.
-static constexpr int64_t kElements32 = int64_t(1) << 31;
+/// The elements a 32-bit index addresses: offsets 0 .. kMaxOffset32.
+static constexpr int64_t kElements32 = sdpa_schema::kMaxOffset32 + 1;
 
 /// The element count of a static shape, saturated at INT64_MAX; nullopt if
 /// some dimension is dynamic.

@@ -24,7 +24,7 @@ import struct
 from dataclasses import dataclass
 from typing import Optional
 
-from .schema_tables import BACKWARD_HEAD_DIMS, FORWARD_HEAD_DIMS
+from .schema_tables import BACKWARD_HEAD_DIMS, FORWARD_HEAD_DIMS, MAX_OFFSET_32
 
 __all__ = ["ConfigError", "KernelConfig", "select", "resolve_band", "DTYPES", "HEAD_DIMS",
            "INDEX_BITS", "MAX_INDEX", "default_index_bits"]
@@ -38,9 +38,9 @@ ALIGNS = ("top_left", "bottom_right")
 DIRECTIONS = ("forward", "backward")
 #: Widths of the kernels' index arithmetic (the pipelines' `index-bitwidth`).
 INDEX_BITS = (32, 64)
-#: The largest element offset a 32-bit artifact addresses (the runtime's
-#: kMaxIndex, docs/Runtime.md).
-MAX_INDEX = 2 ** 31 - 1
+#: The largest element offset a 32-bit artifact addresses: the schema's
+#: kMaxOffset32 (sdpa.schema_tables), which the runtime checks.
+MAX_INDEX = MAX_OFFSET_32
 
 
 class ConfigError(ValueError):

@@ -5,3 +5,5 @@ python/tools/PrintSchemaTables.cpp: do not edit; refresh with
 #: Head dims the kernels of each direction are generated for.
 FORWARD_HEAD_DIMS = (8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248, 256)
 BACKWARD_HEAD_DIMS = (8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248, 256)
+#: The largest element offset the kernels of a 32-bit index address.
+MAX_OFFSET_32 = 2147483647

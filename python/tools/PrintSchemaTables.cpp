@@ -32,5 +32,9 @@ int main() {
              schema::getSupportedHeadDims(schema::Direction::Forward));
   printTuple("BACKWARD_HEAD_DIMS",
              schema::getSupportedHeadDims(schema::Direction::Backward));
+  std::printf("#: The largest element offset the kernels of a 32-bit index "
+              "address.\n");
+  std::printf("MAX_OFFSET_32 = %lld\n",
+              static_cast<long long>(schema::kMaxOffset32));
   return 0;
 }

@@ -693,11 +693,11 @@ bool checkOperands(const Manifest &manifest,
     return true;
   for (const Operand &operand : operands) {
     int64_t offset = lastElementOffset(*operand.tensor);
-    if (offset > kMaxIndex) {
+    if (offset > sdpa_schema::kMaxOffset32) {
       error = std::string(operand.name) + ": the last element's offset " +
               std::to_string(offset) +
               " does not fit the artifact's 32-bit index arithmetic (limit " +
-              std::to_string(kMaxIndex) +
+              std::to_string(sdpa_schema::kMaxOffset32) +
               "; the artifact lowered with index-bitwidth=64 takes it)";
       if (status)
         *status = SDPA_ERROR_INDEX_RANGE;

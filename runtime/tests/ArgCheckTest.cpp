@@ -77,13 +77,6 @@ TEST(Strides, PerLayout) {
   EXPECT_EQ(thd.s, 192);
 }
 
-/// The manifest of forwardLines() or backwardLines() lowered at a 32-bit
-/// index.
-Manifest at32Bits(std::vector<std::string> lines) {
-  lines.insert(lines.begin() + 10, "index_bits 32");
-  return parseOrDie(lines);
-}
-
 /// Checks `args` (valid for the artifact of `lines`) with `check`
 /// (checkForward or checkBackward) against that artifact at 64 bits, which
 /// must take them, and at 32 bits, which must refuse them with
@@ -96,7 +89,7 @@ std::string indexRangeError(const std::vector<std::string> &lines,
   std::string error;
   SdpaStatus status = SDPA_SUCCESS;
   EXPECT_TRUE(check(parseOrDie(lines), args, p, t, error, &status)) << error;
-  EXPECT_FALSE(check(at32Bits(lines), args, p, t, error, &status));
+  EXPECT_FALSE(check(parseOrDie(at32Bits(lines)), args, p, t, error, &status));
   EXPECT_EQ(status, SDPA_ERROR_INDEX_RANGE);
   return error;
 }
@@ -115,13 +108,13 @@ TEST(ForwardCheck, A32BitIndexArtifactRefusesOffsetsPast2To31) {
   Problem p;
   ParamTable t;
   std::string error;
-  EXPECT_TRUE(checkForward(at32Bits(forwardLines()), a, p, t, error)) << error;
+  EXPECT_TRUE(checkForward(parseOrDie(at32Bits(forwardLines())), a, p, t, error)) << error;
 }
 
 TEST(ForwardCheck, TheIndexRangeIsTheLastRule) {
   // A call past 32 bits that breaks another rule too is an invalid argument
   // with that rule's message: the 64-bit artifact would refuse it as well.
-  Manifest narrow = at32Bits(forwardLines());
+  Manifest narrow = parseOrDie(at32Bits(forwardLines()));
   SdpaForwardArgs a = denseArgs();
   a.q.strides[0] = int64_t(1) << 31;
   a.o.dtype = kF16;
@@ -573,7 +566,7 @@ TEST(BackwardCheck, A32BitIndexArtifactRefusesAGradientPast2To31) {
   EXPECT_EQ(error.rfind("dv: the last element's offset ", 0), 0u) << error;
   // The workspace sizes need no index range: sdpaBackwardWorkspace answers.
   SdpaWorkspaceSizes sizes{};
-  EXPECT_TRUE(backwardWorkspace(at32Bits(backwardLines()), a, sizes, error))
+  EXPECT_TRUE(backwardWorkspace(parseOrDie(at32Bits(backwardLines())), a, sizes, error))
       << error;
 }
 

@@ -45,6 +45,17 @@ private:
 
 constexpr const char *kPtx = ".version 8.0\n.target sm_80\n.address_size 64\n";
 
+/// The artifact of manifest `lines` (with a minimal PTX file) loaded from
+/// `dir`; null, with a failed expectation, if it does not load.
+SdpaArtifact *loadArtifact(TempDir &dir, const std::vector<std::string> &lines) {
+  dir.write("fwd.ptx", kPtx);
+  std::string manifest = dir.write("fwd.manifest", join(lines));
+  SdpaArtifact *art = nullptr;
+  EXPECT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS)
+      << sdpaGetLastError();
+  return art;
+}
+
 TEST(CApi, LoadsAndQueriesAnArtifact) {
   TempDir dir;
   dir.write("fwd.ptx", kPtx);
@@ -146,10 +157,8 @@ TEST(CApi, RefusesPtxThatIsNoWholeTextFile) {
 /// refused. The check runs the launch path's grid formation and packing.
 TEST(CApi, CheckRefusesWhatTheLaunchRefuses) {
   TempDir dir;
-  dir.write("fwd.ptx", kPtx);
-  std::string manifest = dir.write("fwd.manifest", join(forwardLines()));
-  SdpaArtifact *art = nullptr;
-  ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS);
+  SdpaArtifact *art = loadArtifact(dir, forwardLines());
+  ASSERT_NE(art, nullptr);
   // Hq = 70000, Hkv = 1, Sq = 10, Skv = 12.
   SdpaForwardArgs a{};
   setDenseTensors(a, SDPA_LAYOUT_BHSD, kBf16, {1, 70000, 1, 10, 12, 64},
@@ -169,12 +178,8 @@ TEST(CApi, CheckRefusesWhatTheLaunchRefuses) {
 /// launch alike, before any CUDA call.
 TEST(CApi, IndexRangeIsItsOwnStatus) {
   TempDir dir;
-  dir.write("fwd.ptx", kPtx);
-  std::vector<std::string> lines = forwardLines();
-  lines.insert(lines.begin() + 10, "index_bits 32");
-  std::string manifest = dir.write("fwd.manifest", join(lines));
-  SdpaArtifact *art = nullptr;
-  ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS);
+  SdpaArtifact *art = loadArtifact(dir, at32Bits(forwardLines()));
+  ASSERT_NE(art, nullptr);
   // A head stride of 2^31 elements puts v's last element at
   // 2^31 + 11 * 64 + 63 (the tensors lie 64 GiB apart: no overlap).
   SdpaForwardArgs a{};
@@ -196,10 +201,8 @@ TEST(CApi, IndexRangeIsItsOwnStatus) {
 
 TEST(CApi, ChecksArgumentsBeforeAnyCudaCall) {
   TempDir dir;
-  dir.write("fwd.ptx", kPtx);
-  std::string manifest = dir.write("fwd.manifest", join(forwardLines()));
-  SdpaArtifact *art = nullptr;
-  ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS);
+  SdpaArtifact *art = loadArtifact(dir, forwardLines());
+  ASSERT_NE(art, nullptr);
 
   SdpaForwardArgs a{};
   setDenseTensors(a, SDPA_LAYOUT_BHSD, kBf16, {1, 2, 2, 10, 12, 64},

@@ -185,6 +185,13 @@ inline std::vector<std::string> backwardSinksLines() {
   return lines;
 }
 
+/// forwardLines() or backwardLines() of an artifact lowered at a 32-bit
+/// index (`index_bits 32` after the header's `varlen`).
+inline std::vector<std::string> at32Bits(std::vector<std::string> lines) {
+  lines.insert(lines.begin() + 10, "index_bits 32");
+  return lines;
+}
+
 inline std::string join(const std::vector<std::string> &lines) {
   std::string text;
   for (const std::string &line : lines)
