@@ -228,6 +228,12 @@ cat "$SUMMARY"
 
 # Result names and contents as bench/results keeps them.
 DAY="$(date -u +%Y-%m-%d)"
+# The machine's Python environment and compiler prefixes, named in the logs
+# as $VENV and $GCC (not under /usr: those paths say nothing of a machine).
+VENV=$(python3 -c 'import sys; print(sys.prefix)' 2>/dev/null || true)
+GCC=$(dirname "$(dirname "$(command -v g++ 2>/dev/null || echo /usr/bin/g++)")")
+case $VENV in /usr | /usr/local | "") VENV= ;; esac
+case $GCC in /usr | /usr/local | /) GCC= ;; esac
 for f in "$OUT"/*; do
   [ -f "$f" ] || continue
   name=$(basename "$f")
@@ -239,6 +245,7 @@ for f in "$OUT"/*; do
   case $name in
   *.md | *.txt | *.json)
     sed -i -e "s|$OUT|\$OUT|g" -e "s|$BUILD|\$BUILD|g" -e "s|$PWD/||g" \
+      ${VENV:+-e "s|$VENV|\$VENV|g"} ${GCC:+-e "s|$GCC/|\$GCC/|g"} \
       -e "s|$HOME|~|g" "$f" ;;
   esac
   mv "$f" "$OUT/$DAY-$COMMIT-$what"
