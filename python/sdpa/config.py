@@ -241,8 +241,8 @@ class KernelConfig:
 
 def default_index_bits(direction, head_dim, align):
     """The index width `select` picks (and bench/make_artifacts.py's table
-    where an entry names none): 32, whose kernels run 1-3% faster
-    (docs/Performance.md), except the bottom-right forwards from d 128 up:
+    where an entry names none): 32, whose kernels run 1-8% faster on an
+    H100 (docs/Performance.md), except the bottom-right forwards from d 128 up:
     there the band's shift Skv - Sq joins 255 live registers, and at 32 bits
     ptxas spills 8-20 bytes for sm_80 where at 64 it does not
     (make_artifacts.py's spill check, docs/Performance.md "Spills")."""
