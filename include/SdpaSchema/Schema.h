@@ -140,9 +140,11 @@ constexpr int64_t kMaxTile = 65536;
 /// Finite band edges are in [0, kMaxBandEdge].
 constexpr int64_t kMaxBandEdge = 2147483647;
 /// The largest element offset the kernels of an `index_bits 32` artifact
-/// address (in every tensor and workspace): the compiler refuses static
-/// shapes past it, the runtime calls past it (SDPA_ERROR_INDEX_RANGE), and
-/// the frontends take the 64-bit twin.
+/// address (in every tensor and workspace), the largest value of 32-bit
+/// index arithmetic: the compiler refuses static shapes past it, the
+/// runtime calls past it (SDPA_ERROR_INDEX_RANGE), and the frontends take
+/// the 64-bit twin. Every artifact's i32 lengths and row counts stop there
+/// too (the runtime's kMaxIndex).
 constexpr int64_t kMaxOffset32 = 2147483647;
 
 /// True if the softmax scale `scale` is positive and rounds to a normal f32

@@ -168,11 +168,19 @@ static std::optional<std::string> firstDiagnostic(MLIRContext *context,
                          : message;
 }
 
+/// What keeps kernels at `check`'s index width from addressing `op`'s
+/// static shapes (only a 32-bit index can fall short).
+static std::optional<std::string> indexRangeProblem(Operation *op,
+                                                    const LoweringCheck &check) {
+  if (check.indexBitwidth != 32)
+    return std::nullopt;
+  return getIndexRangeProblem(op);
+}
+
 std::optional<std::string> import::lowersQuietly(AttentionOp op,
                                                  const LoweringCheck &check) {
-  if (check.indexBitwidth == 32)
-    if (std::optional<std::string> problem = getIndexRangeProblem(op))
-      return problem;
+  if (std::optional<std::string> problem = indexRangeProblem(op, check))
+    return problem;
   return firstDiagnostic(op.getContext(), [&]() -> LogicalResult {
     return success(succeeded(getForwardKernelSpec(op, check.forward)));
   });
@@ -180,9 +188,8 @@ std::optional<std::string> import::lowersQuietly(AttentionOp op,
 
 std::optional<std::string> import::lowersQuietly(AttentionGradOp op,
                                                  const LoweringCheck &check) {
-  if (check.indexBitwidth == 32)
-    if (std::optional<std::string> problem = getIndexRangeProblem(op))
-      return problem;
+  if (std::optional<std::string> problem = indexRangeProblem(op, check))
+    return problem;
   return firstDiagnostic(op.getContext(), [&]() -> LogicalResult {
     return success(succeeded(getBackwardKernelSpec(op, check.backward)));
   });

@@ -35,27 +35,30 @@ static std::optional<int64_t> staticElements(Type type) {
   return count;
 }
 
-std::optional<std::string> mlir::sdpa::getIndexRangeProblem(Operation *op) {
-  auto describe = [&](StringRef what, unsigned index, Type type,
-                      int64_t count) {
+/// Why `types` (the operands or results of an op, named `what`) are past a
+/// 32-bit index: the first one whose static shape holds more than 2^31
+/// elements, named by its position; nullopt if none.
+static std::optional<std::string> firstPastIndexRange(StringRef what,
+                                                      TypeRange types) {
+  for (auto [index, type] : llvm::enumerate(types)) {
+    std::optional<int64_t> count = staticElements(type);
+    if (!count || *count <= kElements32)
+      continue;
     std::string text;
     llvm::raw_string_ostream os(text);
-    os << what << " #" << index << " (" << type << ") holds " << count
+    os << what << " #" << index << " (" << type << ") holds " << *count
        << " elements, more than a 32-bit index addresses (2^31; "
           "index-bitwidth=64 lowers it)";
     return text;
-  };
-  for (OpOperand &operand : op->getOpOperands())
-    if (std::optional<int64_t> count = staticElements(operand.get().getType());
-        count && *count > kElements32)
-      return describe("operand", operand.getOperandNumber(),
-                      operand.get().getType(), *count);
-  for (OpResult result : op->getResults())
-    if (std::optional<int64_t> count = staticElements(result.getType());
-        count && *count > kElements32)
-      return describe("result", result.getResultNumber(), result.getType(),
-                      *count);
+  }
   return std::nullopt;
+}
+
+std::optional<std::string> mlir::sdpa::getIndexRangeProblem(Operation *op) {
+  if (std::optional<std::string> problem =
+          firstPastIndexRange("operand", op->getOperandTypes()))
+    return problem;
+  return firstPastIndexRange("result", op->getResultTypes());
 }
 
 namespace {

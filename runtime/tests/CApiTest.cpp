@@ -45,11 +45,14 @@ private:
 
 constexpr const char *kPtx = ".version 8.0\n.target sm_80\n.address_size 64\n";
 
-/// The artifact of manifest `lines` (with a minimal PTX file) loaded from
-/// `dir`; null, with a failed expectation, if it does not load.
+/// The artifact of manifest `lines` loaded from `dir`, with a minimal PTX
+/// file under the name its `ptx` line gives; null, with a failed
+/// expectation, if it does not load.
 SdpaArtifact *loadArtifact(TempDir &dir, const std::vector<std::string> &lines) {
-  dir.write("fwd.ptx", kPtx);
-  std::string manifest = dir.write("fwd.manifest", join(lines));
+  for (const std::string &line : lines)
+    if (line.rfind("ptx ", 0) == 0)
+      dir.write(line.substr(4), kPtx);
+  std::string manifest = dir.write("artifact.manifest", join(lines));
   SdpaArtifact *art = nullptr;
   EXPECT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS)
       << sdpaGetLastError();
@@ -58,11 +61,7 @@ SdpaArtifact *loadArtifact(TempDir &dir, const std::vector<std::string> &lines) 
 
 TEST(CApi, LoadsAndQueriesAnArtifact) {
   TempDir dir;
-  dir.write("fwd.ptx", kPtx);
-  std::string manifest = dir.write("fwd.manifest", join(forwardLines()));
-  SdpaArtifact *art = nullptr;
-  ASSERT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS)
-      << sdpaGetLastError();
+  SdpaArtifact *art = loadArtifact(dir, forwardLines());
   ASSERT_NE(art, nullptr);
   int64_t value = 0;
   EXPECT_EQ(sdpaArtifactQuery(art, "head_dim", &value), SDPA_SUCCESS);
@@ -251,12 +250,8 @@ TEST(CApi, ChecksArgumentsBeforeAnyCudaCall) {
 SdpaWorkspaceSizes backwardWorkspace(const std::vector<std::string> &lines,
                                      int64_t headDim) {
   TempDir dir;
-  dir.write("bwd.ptx", kPtx);
-  std::string manifest = dir.write("bwd.manifest", join(lines));
-  SdpaArtifact *art = nullptr;
+  SdpaArtifact *art = loadArtifact(dir, lines);
   SdpaWorkspaceSizes sizes{};
-  EXPECT_EQ(sdpaArtifactLoad(manifest.c_str(), &art), SDPA_SUCCESS)
-      << sdpaGetLastError();
   if (!art)
     return sizes;
   SdpaBackwardArgs b{};

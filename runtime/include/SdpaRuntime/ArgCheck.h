@@ -11,6 +11,7 @@
 
 #include "SdpaRuntime/Manifest.h"
 #include "SdpaRuntime/SdpaRuntime.h"
+#include "SdpaSchema/Schema.h"
 
 #include <map>
 #include <string>
@@ -20,8 +21,9 @@ namespace sdpa::runtime {
 /// Required alignment of tensor data pointers and of row strides, in bytes
 /// (16-byte cp.async copies and ldmatrix rows).
 constexpr int64_t kPointerAlignment = 16;
-/// Largest value 32-bit index arithmetic in the kernels can hold.
-constexpr int64_t kMaxIndex = 2147483647;
+/// Largest value 32-bit index arithmetic in the kernels can hold (their i32
+/// lengths and row counts, at any index width): the schema's kMaxOffset32.
+constexpr int64_t kMaxIndex = sdpa_schema::kMaxOffset32;
 
 enum class Layout { BHSD, BSHD, THD };
 
