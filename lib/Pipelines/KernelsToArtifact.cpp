@@ -1,7 +1,8 @@
 //===- KernelsToArtifact.cpp - The lowering pipelines' shared tail --------===//
 //
-// After a convert pass has produced gpu.modules: strip the host side, lower
-// with the upstream GPU to NVVM pipeline to PTX (bare-pointer kernels; at a
+// After a convert pass has produced gpu.modules: strip the host side, give
+// the exponentials one instruction each (sdpa-lower-exp2), lower with the
+// upstream GPU to NVVM pipeline to PTX (bare-pointer kernels; at a
 // 32-bit index its passes with that width, after sdpa-narrow-kernel-index), and
 // write the artifact (docs/Artifact.md). Also the whole pipeline around it:
 // derive the tile schedule, run the convert pass, then the tail.
@@ -69,6 +70,7 @@ static void buildLowerToNVVMAt32Bits(OpPassManager &pm,
 void mlir::sdpa::buildKernelsToArtifactPipeline(
     OpPassManager &pm, const KernelTargetOptions &target) {
   pm.addPass(createSdpaStripHost());
+  pm.addNestedPass<gpu::GPUModuleOp>(createSdpaLowerExp2());
 
   if (target.indexBitwidth == 32) {
     buildLowerToNVVMAt32Bits(pm, target);
