@@ -49,21 +49,28 @@ TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
                                               sdpa_schema::DqMode dqMode,
                                               bool deterministic,
                                               bool cappedOrPacked) {
-  // Up to d 96 with dQ recomputed the tiles are 64 x 64 on every band (a
-  // wide one neither capped nor packed); with dQ accumulated, on narrow
-  // bands up to d 80 (the relay spills above).
+  // A wide band neither capped nor packed takes 64 x 128 from d 97, and
+  // from mma width 96 with dQ recomputed. Below, with dQ recomputed, 64 x 64
+  // up to d 96 (a wide band neither capped nor packed); with dQ accumulated,
+  // 64 x 64 on narrow bands up to d 80 (the relay spills above).
   constexpr int64_t kMaxSquareTileHeadDim = 96;
+  constexpr int64_t kMaxWideSquareTileHeadDim = 80;
   bool recompute = dqMode == sdpa_schema::DqMode::Recompute;
   bool narrow = isNarrowBand(bandWidth);
+  bool wideTall = !narrow && !cappedOrPacked &&
+                  headDim <= kMaxFullTileRecomputeHeadDim &&
+                  (headDim > kMaxSquareTileHeadDim ||
+                   (recompute && headDim > kMaxWideSquareTileHeadDim));
+  if (wideTall)
+    return {64, 128};
   bool square = headDim <= kMaxSquareTileHeadDim && recompute &&
                 (narrow || !cappedOrPacked);
   if (square || (narrow && headDim <= 80))
     return {64, 64};
   if (headDim > kMaxFullTileRecomputeHeadDim && recompute)
     return {32, kMaxWideRecomputeKeyTile};
-  bool wide128 = !narrow && headDim > kMaxSquareTileHeadDim && headDim <= 128;
-  if (wide128 && !cappedOrPacked)
-    return {64, 128};
+  bool wide128 = !narrow && headDim > kMaxSquareTileHeadDim &&
+                 headDim <= kMaxFullTileRecomputeHeadDim;
   if (wide128 && !deterministic)
     return {32, 128};
   return {32, 64};

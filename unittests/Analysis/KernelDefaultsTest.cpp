@@ -139,13 +139,16 @@ TEST(KernelDefaults, BackwardRule) {
       expect(256, 128, mode, det, 32, rc ? 32 : 64);
       expect(136, kWide, mode, det, 32, rc ? 32 : 64);
       expect(160, kWide, mode, det, 32, rc ? 32 : 64);
-      // Wide up to d 96: 64 x 64 recomputed (to d 64 two key row tiles a
-      // bwd_main warp; causal measured at d 24, 64, 80, 96), 32 x 64
-      // accumulated.
+      // Wide up to d 80: 64 x 64 recomputed (to d 64 two key row tiles a
+      // bwd_main warp; causal measured at d 24, 64, 80), 32 x 64
+      // accumulated; d 81..96 64 x 128 recomputed (d 96 measured against
+      // 64 x 64), 32 x 64 accumulated.
       expect(64, kWide, mode, det, rc ? 64 : 32, 64);
       expect(24, 513, mode, det, rc ? 64 : 32, 64);
       expect(72, kWide, mode, det, rc ? 64 : 32, 64);
-      expect(96, 513, mode, det, rc ? 64 : 32, 64);
+      expect(80, kWide, mode, det, rc ? 64 : 32, 64);
+      expect(96, 513, mode, det, rc ? 64 : 32, rc ? 128 : 64);
+      expect(81, kWide, mode, det, rc ? 64 : 32, rc ? 128 : 64);
       expect(104, kWide, mode, det, 64, 128);
     }
     // Wide at d 97..128: 64 x 128, both dQ orders (heavy measured).

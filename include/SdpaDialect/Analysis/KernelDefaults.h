@@ -96,7 +96,10 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
 ///       of 32 x 64, deterministic or not. With dQ accumulated the relay's
 ///       main kernel spills 28 bytes at 64 x 64 (ptxas 13.0, sm_80), so
 ///       there d 81..96 keeps 32 x 64.
-///   wider band, head_dim 97..128              64 x 128
+///   wider band, head_dim 97..128, and         64 x 128
+///   81..96 with dQ recomputed
+///       d 96 (bf16, causal 8k, H100, 2026-12-07): 0.95x the time of
+///       64 x 64 (d 80: 1.00x, so d 65..80 keeps 64 x 64).
 ///       heavy fwd+bwd 16k (2026-12-04, bench/RESULTS.md): 15.59 ms
 ///       against 16.07 at 32 x 128 (17.80 against 20.02 at 32 x 64 on
 ///       2026-12-02); deterministic 20.43 against 28.39 at 32 x 64. It
@@ -111,7 +114,7 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
 ///   head_dim > kMaxFullTileRecomputeHeadDim,  32 x 32
 ///   dQ recomputed
 ///       bwd_dq's largest key tile there (kMaxWideRecomputeKeyTile).
-///   wider band, head_dim <= 96,               64 x 64
+///   wider band, head_dim <= 80,               64 x 64
 ///   dQ recomputed, neither capped nor packed
 ///       Up to mma width 64 bwd_main's warps hold two key row tiles
 ///       (BackwardKernelSpec::keyRowTiles) and form a visit 32 queries at a
@@ -123,6 +126,8 @@ inline int64_t getDefaultForwardWarps(const ForwardDefaults &rule,
 ///       (sm_80) or packed sequences (sm_90) bwd_main spills 20 bytes at
 ///       d 64 (ptxas 13.0), so those keep 32 x 64.
 ///   otherwise                                 32 x 64 (as before)
+///       the narrow d 128 backward (window 128, f16, 8k, H100, 2026-12-07)
+///       at 64 x 64: 0.99x, within what a rule should follow; kept.
 TileShape getDefaultBackwardTiles(int64_t headDim,
                                   std::optional<int64_t> bandWidth,
                                   sdpa_schema::DqMode dqMode,
