@@ -1,7 +1,8 @@
 //===- LowerExp2.cpp - sdpa-lower-exp2 ------------------------------------===//
 //
-// The kernels' f32 exponentials as one `ex2.approx.ftz.f32` each, not
-// libdevice's subnormal-preserving `ex2.approx.f32` (four SASS instructions).
+// The kernels' f32 exponentials marked `afn` as one `ex2.approx.ftz.f32`
+// each, not libdevice's subnormal-preserving `ex2.approx.f32` (four SASS
+// instructions).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +22,8 @@ namespace {
 /// The NVVM intrinsic of PTX's `ex2.approx.ftz.f32`.
 constexpr llvm::StringLiteral kEx2ApproxFtz = "llvm.nvvm.ex2.approx.ftz.f";
 
-/// f32 `math.exp2(x)` -> `llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"`.
+/// f32 `math.exp2(x) fastmath<afn>` ->
+/// `llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"`.
 struct Exp2ToEx2ApproxFtz : public OpRewritePattern<math::Exp2Op> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -29,6 +31,8 @@ struct Exp2ToEx2ApproxFtz : public OpRewritePattern<math::Exp2Op> {
                                 PatternRewriter &rewriter) const override {
     if (!op.getType().isF32())
       return rewriter.notifyMatchFailure(op, "not a scalar f32");
+    if (!arith::bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn))
+      return rewriter.notifyMatchFailure(op, "not marked afn");
     auto call = LLVM::CallIntrinsicOp::create(
         rewriter, op.getLoc(), op.getType(),
         rewriter.getStringAttr(kEx2ApproxFtz), ValueRange{op.getOperand()});

@@ -79,6 +79,18 @@ struct ForwardKernelSpec {
   /// (head_dim 128, 255 registers) the branch made a wide band 3-5% slower
   /// and the threshold alone spilled 4 bytes (H200, 2026-12-04).
   bool lazyRescale = true;
+  /// The exponentials are marked `afn` (math.exp2 fastmath<afn>), so that
+  /// sdpa-lower-exp2 makes each one `ex2.approx.ftz.f32`, flushing results
+  /// below 2^-126 (docs/Semantics.md §2.5). For two row tiles a warp or mma
+  /// width above 128, where the kernel is bound by its arithmetic: heavy's
+  /// forward took 0.93x the time, d 128 causal 0.93x, Gemma 2's d 256
+  /// 0.97x, while gpt-oss's (one row tile, d 64) took 1.03x (H100,
+  /// 2026-12-07). Not at two row tiles with packed sequences, a
+  /// bottom-right band or a left edge without a right one: at 255 registers
+  /// ptxas 13.0 spilled 4 to 16 bytes for sm_80 there.
+  bool flushExponentials = false;
+  /// The mma width above which one row tile a warp flushes too.
+  static constexpr int64_t kFlushAboveHeadDim = 128;
   /// Fewer instructions a key step (the forward of a narrow band is bound by
   /// its instruction count: ncu, bench/RESULTS.md 2026-12-06): the band room
   /// of a masked tile compared in wrapped i32 (BandCellTest), copy sources

@@ -22,22 +22,20 @@ def SdpaStripHost : Pass<"sdpa-strip-host", "::mlir::ModuleOp"> {
 }
 
 def SdpaLowerExp2 : Pass<"sdpa-lower-exp2", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Lower the kernels' f32 exp2 to one ex2.approx.ftz.f32 each";
+  let summary = "Lower the kernels' approximable f32 exp2 to one ex2.approx.ftz.f32 each";
   let description = [{
-    Rewrites every scalar f32 `math.exp2` of a kernel module into the NVVM
-    intrinsic `llvm.nvvm.ex2.approx.ftz.f` (PTX `ex2.approx.ftz.f32`, one
-    MUFU.EX2). Left to `convert-gpu-to-nvvm`, `math.exp2` becomes libdevice's
-    `__nv_exp2f`, that is `ex2.approx.f32`, which keeps subnormal results:
-    ptxas wraps the MUFU in a range test and two multiplies, four
-    instructions where one does (the gpt-oss forward's key step issues 16
-    exponentials a thread, bwd_main's visit 32).
+    Rewrites every scalar f32 `math.exp2` of a kernel module that carries the
+    `afn` fast-math flag into the NVVM intrinsic `llvm.nvvm.ex2.approx.ftz.f`
+    (PTX `ex2.approx.ftz.f32`, one MUFU.EX2). Left to `convert-gpu-to-nvvm`,
+    `math.exp2` becomes libdevice's `__nv_exp2f`, that is `ex2.approx.f32`,
+    which keeps subnormal results: ptxas wraps the MUFU in a range test and
+    two multiplies, four instructions where one does.
 
-    Flushing changes only results below 2^-126. The kernels' exponentials
-    are probabilities and rescale factors: in the forward each row's sum
-    holds a term of at least 1 (the running max, §2.6 of docs/Semantics.md),
-    in the backward the row's largest `P = exp(S - LSE)` is at least one
-    over its keys, so a flushed term moves a sum, an output or a gradient by
-    less than 2^-126 times the value it weights (§2.5). Other element types keep the upstream lowering.
+    The flush changes only results below 2^-126 (docs/Semantics.md §2.5).
+    The convert passes mark the exponentials where it was measured to pay
+    (`ForwardKernelSpec::flushExponentials`: forwards bound by their
+    arithmetic); an unmarked exponential, or one of another type, keeps the
+    upstream lowering.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

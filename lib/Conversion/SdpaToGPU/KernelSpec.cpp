@@ -70,6 +70,13 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   spec.lazyRescale = spec.rowTilesPerWarp() == 1;
 
   spec.band = op.getMaskAttr().getBand();
+  bool twoRowTiles = spec.rowTilesPerWarp() == 2;
+  bool spillsFlushed = spec.packedSequences ||
+                       spec.band.align == Alignment::BottomRight ||
+                       (spec.band.left && !spec.band.right);
+  spec.flushExponentials =
+      (twoRowTiles && !spillsFlushed) ||
+      spec.mmaHeadDim > ForwardKernelSpec::kFlushAboveHeadDim;
   if (spec.mmaHeadDim <= 64 &&
       !isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt)))
     spec.minBlocksPerSm = std::max<int64_t>(
