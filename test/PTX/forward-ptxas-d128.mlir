@@ -10,7 +10,7 @@
 // RUN: %ptxas -arch=sm_80 -v %t/rule/sdpa_fwd_3.ptx -o /dev/null 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=RULE < %t/rule/sdpa_fwd_3.manifest
 // RUN: FileCheck %s --check-prefix=FLUSH --implicit-check-not=ex2.approx.f32 < %t/rule/sdpa_fwd_3.ptx
-// RUN: FileCheck %s --check-prefix=IEEE --implicit-check-not=ex2.approx.ftz < %t/rule/sdpa_fwd_2.ptx
+// RUN: FileCheck %s --check-prefix=FLUSH --implicit-check-not=ex2.approx.f32 < %t/rule/sdpa_fwd_2.ptx
 
 /// head_dim 128 with key tiles of 32 (64x64 tiles spill a few bytes in
 /// bf16); the query tile is the default tile rule's: 64 rows for the 128-key
@@ -21,11 +21,10 @@
 // RULE: tile_q 128
 // RULE-NEXT: tile_kv 32
 // RULE: block 128 1 1
-/// With two row tiles a warp the exponentials flush subnormal results (one
-/// MUFU.EX2 each: ForwardKernelSpec::flushExponentials); one row tile a
-/// warp at d 128 keeps libdevice's ex2.approx.f32.
+/// At d 128 the exponentials flush subnormal results, one MUFU.EX2 each
+/// (ForwardKernelSpec::flushExponentials), at two row tiles a warp and at
+/// one: no libdevice ex2.approx.f32 is left.
 // FLUSH: ex2.approx.ftz.f32
-// IEEE: ex2.approx.f32
 /// Every configuration's PTX assembles for sm_80 with no spills and no local
 /// memory (a stack frame would be local memory).
 // CHECK: Compiling entry function 'sdpa_fwd_{{[0-9]}}' for 'sm_80'

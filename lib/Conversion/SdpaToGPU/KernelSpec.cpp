@@ -74,11 +74,12 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   bool spillsFlushed = spec.packedSequences ||
                        spec.band.align == Alignment::BottomRight ||
                        (spec.band.left && !spec.band.right);
+  bool narrow = isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt));
+  bool narrowSmallHeadDim =
+      narrow && spec.mmaHeadDim <= ForwardKernelSpec::kMaxUnflushedHeadDim;
   spec.flushExponentials =
-      (twoRowTiles && !spillsFlushed) ||
-      spec.mmaHeadDim > ForwardKernelSpec::kFlushAboveHeadDim;
-  if (spec.mmaHeadDim <= 64 &&
-      !isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt)))
+      !narrowSmallHeadDim && !(twoRowTiles && spillsFlushed);
+  if (spec.mmaHeadDim <= 64 && !narrow)
     spec.minBlocksPerSm = std::max<int64_t>(
         1, sm80::kRegistersPerSm /
                (spec.threads() * ForwardKernelSpec::kMaxRegistersSmallHeadDim));
