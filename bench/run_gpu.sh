@@ -231,7 +231,8 @@ DAY="$(date -u +%Y-%m-%d)"
 # The machine's Python environment and compiler prefixes, named in the logs
 # as $VENV and $GCC (not under /usr: those paths say nothing of a machine).
 VENV=$(python3 -c 'import sys; print(sys.prefix)' 2>/dev/null || true)
-GCC=$(dirname "$(dirname "$(command -v g++ 2>/dev/null || echo /usr/bin/g++)")")
+# cmake's compiler: $CXX where the machine sets it, else g++ on the PATH.
+GCC=$(dirname "$(dirname "$(command -v "${CXX:-g++}" 2>/dev/null || echo /usr/bin/g++)")")
 case $VENV in /usr | /usr/local | "") VENV= ;; esac
 case $GCC in /usr | /usr/local | /) GCC= ;; esac
 for f in "$OUT"/*; do
