@@ -70,15 +70,16 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   spec.lazyRescale = spec.rowTilesPerWarp() == 1;
 
   spec.band = op.getMaskAttr().getBand();
-  bool twoRowTiles = spec.rowTilesPerWarp() == 2;
-  bool spillsFlushed = spec.packedSequences ||
-                       spec.band.align == Alignment::BottomRight ||
-                       (spec.band.left && !spec.band.right);
+  // Flushed exponentials (their doc): not on narrow bands up to mma width
+  // kMaxUnflushedHeadDim, nor where ptxas spilled with them.
   bool narrow = isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt));
-  bool narrowSmallHeadDim =
-      narrow && spec.mmaHeadDim <= ForwardKernelSpec::kMaxUnflushedHeadDim;
+  bool spillsWhenFlushed =
+      spec.rowTilesPerWarp() == 2 &&
+      (spec.packedSequences || spec.band.align == Alignment::BottomRight ||
+       (spec.band.left && !spec.band.right));
   spec.flushExponentials =
-      !narrowSmallHeadDim && !(twoRowTiles && spillsFlushed);
+      !(narrow && spec.mmaHeadDim <= ForwardKernelSpec::kMaxUnflushedHeadDim) &&
+      !spillsWhenFlushed;
   if (spec.mmaHeadDim <= 64 && !narrow)
     spec.minBlocksPerSm = std::max<int64_t>(
         1, sm80::kRegistersPerSm /
