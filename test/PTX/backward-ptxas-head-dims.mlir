@@ -4,6 +4,8 @@
 // RUN: for f in %t/sdpa_bwd_0 %t/sdpa_bwd_1 %t/sdpa_bwd_2 %t/sdpa_bwd_3 %t/sdpa_bwd_4 %t/sdpa_bwd_5 %t/sdpa_bwd_6 %t/sdpa_bwd_7; do grep -h '^head_dim' $f.manifest; %ptxas -arch=sm_80 -v $f.ptx -o /dev/null 2>&1; done > %t/ptxas.txt
 // RUN: FileCheck %s < %t/ptxas.txt
 // RUN: not grep -E '[1-9][0-9]* bytes (stack frame|spill)|lmem' %t/ptxas.txt
+// RUN: FileCheck %s --check-prefix=IEEE --implicit-check-not=ex2.approx.ftz < %t/sdpa_bwd_1.ptx
+// RUN: FileCheck %s --check-prefix=FLUSH --implicit-check-not=ex2.approx.f32 < %t/sdpa_bwd_2.ptx
 
 /// The backward kernels at the head dims models use most, f16 and bf16 in
 /// turn, deterministic, default tiles (the default tile rule for this
@@ -13,6 +15,12 @@
 /// head dim. Up to d = 128 the main kernel holds dK and dV of every column;
 /// d = 160, 192 and 256 split each visit between two warps per 16 keys
 /// (BackwardKernelSpec::columnGroups; backward-split-visits-ptxas.mlir).
+
+/// On this narrow band the probabilities' exponentials keep libdevice's
+/// ex2.approx.f32 up to mma width 64 (d 64) and flush subnormal results
+/// above (d 80: one ex2.approx.ftz.f32 each; flushesExponentials).
+// IEEE: ex2.approx.f32
+// FLUSH: ex2.approx.ftz.f32
 
 // CHECK: head_dim 32
 // CHECK: Compiling entry function 'sdpa_bwd_main' for 'sm_80'

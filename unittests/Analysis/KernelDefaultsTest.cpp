@@ -217,3 +217,14 @@ TEST(KernelDefaults, DqModeRecomputesButCappedWideUpToD128) {
 }
 
 } // namespace
+
+/// Exponentials flush in every kernel but narrow bands up to mma width 64
+/// (gpt-oss's forward was slower flushed); a wide or unknown band flushes.
+TEST(KernelDefaults, FlushesExponentialsButNarrowUpToD64) {
+  EXPECT_FALSE(flushesExponentials(64, 128));
+  EXPECT_FALSE(flushesExponentials(16, kNarrowBandKeys));
+  EXPECT_TRUE(flushesExponentials(80, 128));
+  EXPECT_TRUE(flushesExponentials(64, kNarrowBandKeys + 1));
+  EXPECT_TRUE(flushesExponentials(64, std::nullopt));
+  EXPECT_TRUE(flushesExponentials(256, 128));
+}

@@ -39,6 +39,22 @@ inline bool isNarrowBand(std::optional<int64_t> width) {
   return width && *width <= kNarrowBandKeys;
 }
 
+/// The widest mma width whose narrow bands keep libdevice's exponentials.
+constexpr int64_t kMaxUnflushedHeadDim = 64;
+
+/// Whether a kernel's exponentials flush subnormal results (marked `afn`,
+/// one `ex2.approx.ftz.f32` each by sdpa-lower-exp2; docs/Semantics.md
+/// §2.5): all but narrow bands up to mma width kMaxUnflushedHeadDim. Timed
+/// flushed against libdevice's `ex2.approx.f32` (four SASS instructions;
+/// H100, 2026-12-07, bench/RESULTS.md): forwards 0.92-0.99x (two row tiles
+/// at d 128 0.93-0.95x), wide backwards 0.97-1.00x (heavy 0.985x), but
+/// gpt-oss's narrow d 64 forward 1.01-1.03x, and at 64 x 64 and 128
+/// registers ptxas 13.0 spilled 4 bytes for sm_80 there.
+inline bool flushesExponentials(int64_t mmaHeadDim,
+                                std::optional<int64_t> bandWidth) {
+  return !(isNarrowBand(bandWidth) && mmaHeadDim <= kMaxUnflushedHeadDim);
+}
+
 /// Tiles and warps of a forward kernel.
 struct ForwardDefaults {
   TileShape tiles;

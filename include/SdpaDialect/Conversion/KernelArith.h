@@ -34,6 +34,9 @@ public:
   Value fadd(Value x, Value y);
   Value fsub(Value x, Value y);
   Value fmul(Value x, Value y);
+  /// exp2(x) (f32), marked `afn` when `flush`: sdpa-lower-exp2 makes it
+  /// one `ex2.approx.ftz.f32` (flushesExponentials, Analysis/KernelDefaults.h).
+  Value exp2(Value x, bool flush);
   /// How laneGroupReduce combines two lanes' values (f32).
   enum class LaneCombine { Add, Max };
   /// `value` combined over each aligned group of `lanes` lanes of the warp

@@ -57,6 +57,11 @@ struct BackwardKernelSpec {
   /// (docs/Semantics.md §7).
   bool sinks = false;
   bool deterministic = false;
+  /// The recomputed probabilities' exponentials are marked `afn`, so that
+  /// sdpa-lower-exp2 makes each one `ex2.approx.ftz.f32`: where
+  /// flushesExponentials (Analysis/KernelDefaults.h) says (heavy's backward
+  /// 0.985x the time, Gemma 2's 0.995x; H100, 2026-12-07).
+  bool flushExponentials = false;
   /// Accumulate: bwd_main adds the dQ partials into dq_accum (atomics, or
   /// the relay when deterministic); Recompute: bwd_dq forms dQ per query
   /// tile and bwd_main only dK, dV.

@@ -80,20 +80,12 @@ struct ForwardKernelSpec {
   /// and the threshold alone spilled 4 bytes (H200, 2026-12-04).
   bool lazyRescale = true;
   /// The exponentials are marked `afn` (math.exp2 fastmath<afn>), so that
-  /// sdpa-lower-exp2 makes each one `ex2.approx.ftz.f32`, flushing results
-  /// below 2^-126 (docs/Semantics.md §2.5): one MUFU.EX2 where libdevice's
-  /// `ex2.approx.f32` takes four instructions. Flushed took 0.92-0.99x the
-  /// time of unflushed (H100, 2026-12-07: d 32 to 80 causal 0.92-0.98, d 72
-  /// to 128 on 128-key windows 0.95-0.99, two row tiles at d 128
-  /// 0.93-0.95, d 256 0.97-0.98), but not on narrow bands up to mma width
-  /// kMaxUnflushedHeadDim: gpt-oss's forward took 1.01-1.03x, and at
-  /// 64 x 64 tiles (128 registers) ptxas 13.0 spilled 4 bytes for sm_80.
-  /// Nor at two row tiles with packed sequences, a bottom-right band or a
-  /// left edge without a right one: at 255 registers ptxas spilled 4 to 16
-  /// bytes for sm_80 there.
+  /// sdpa-lower-exp2 makes each one `ex2.approx.ftz.f32`: where
+  /// flushesExponentials (Analysis/KernelDefaults.h) says, but at two row
+  /// tiles with packed sequences, a bottom-right band or a left edge without
+  /// a right one: at 255 registers ptxas 13.0 spilled 4 to 16 bytes for
+  /// sm_80 there with the flush.
   bool flushExponentials = false;
-  /// The widest mma width whose narrow bands keep libdevice's exponentials.
-  static constexpr int64_t kMaxUnflushedHeadDim = 64;
   /// Fewer instructions a key step (the forward of a narrow band is bound by
   /// its instruction count: ncu, bench/RESULTS.md 2026-12-06): the band room
   /// of a masked tile compared in wrapped i32 (BandCellTest), copy sources

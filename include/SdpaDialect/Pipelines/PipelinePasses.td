@@ -32,10 +32,10 @@ def SdpaLowerExp2 : Pass<"sdpa-lower-exp2", "::mlir::gpu::GPUModuleOp"> {
     two multiplies, four instructions where one does.
 
     The flush changes only results below 2^-126 (docs/Semantics.md §2.5).
-    The forward's convert pass marks the exponentials where it was measured
-    to pay (`ForwardKernelSpec::flushExponentials`: every forward but narrow
-    bands up to head dim 64); an unmarked exponential, or one of another
-    type, keeps the upstream lowering.
+    The convert passes mark the exponentials where it was measured to pay
+    (`flushesExponentials` in Analysis/KernelDefaults.h: every kernel but
+    narrow bands up to head dim 64); an unmarked exponential, or one of
+    another type, keeps the upstream lowering.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -4,6 +4,7 @@
 #include "SdpaDialect/Conversion/Sm80.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -59,6 +60,10 @@ Value KernelArith::laneGroupReduce(Value value, int64_t lanes,
 }
 Value KernelArith::fmul(Value x, Value y) {
   return arith::MulFOp::create(b, x, y);
+}
+Value KernelArith::exp2(Value x, bool flush) {
+  return math::Exp2Op::create(
+      b, x, flush ? arith::FastMathFlags::afn : arith::FastMathFlags::none);
 }
 
 scf::IfOp KernelArith::ifElse(Value cond, ValueRange otherwise,

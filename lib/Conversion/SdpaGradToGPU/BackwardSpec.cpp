@@ -67,8 +67,10 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
     return op.emitOpError("expected the backward kernel's shared memory (")
            << spec.sharedBytes() << " bytes) to fit in "
            << sm80::kMaxSharedBytes << " bytes";
-  bool narrow = isNarrowBand(
-      getBandWidth(op.getMaskAttr().getBand(), /*seqKv=*/std::nullopt));
+  std::optional<int64_t> width =
+      getBandWidth(op.getMaskAttr().getBand(), /*seqKv=*/std::nullopt);
+  bool narrow = isNarrowBand(width);
+  spec.flushExponentials = flushesExponentials(spec.mmaHeadDim, width);
   int64_t slice = BackwardKernelSpec::kTwoKeyRowTilesSlice;
   if (spec.recomputesDq() && !spec.splitsVisit() &&
       spec.mmaHeadDim <= BackwardKernelSpec::kMaxTwoKeyRowTilesHeadDim &&

@@ -318,12 +318,12 @@ KernelBuilderBase::getProbabilityConstants() {
 Value KernelBuilderBase::recomputeProbability(
     const ProbabilityConstants &constants, Value s, Value negLse2,
     Value *slope) {
+  bool flush = spec.flushExponentials;
   if (!spec.softcap)
-    return math::Exp2Op::create(
-        b, math::FmaOp::create(b, s, constants.scaleLog2, negLse2));
+    return exp2(math::FmaOp::create(b, s, constants.scaleLog2, negLse2), flush);
   Value capped = math::TanhOp::create(b, fmul(s, constants.inner));
-  Value prob = math::Exp2Op::create(
-      b, math::FmaOp::create(b, capped, constants.outer, negLse2));
+  Value prob =
+      exp2(math::FmaOp::create(b, capped, constants.outer, negLse2), flush);
   *slope = fsub(constants.one, fmul(capped, capped));
   return prob;
 }

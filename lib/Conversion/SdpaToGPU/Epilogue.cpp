@@ -52,8 +52,8 @@ void ForwardKernelBuilder::emitEpilogue(SoftmaxState &state) {
         // A sink of -inf (and no key) leaves m = -inf: no share, not NaN.
         Value noMax = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ,
                                             state.rowMax[r], negInf);
-        Value share =
-            exp2(arith::SubFOp::create(b, sinkLog2, state.rowMax[r]));
+        Value share = exp2(arith::SubFOp::create(b, sinkLog2, state.rowMax[r]),
+                           spec.flushExponentials);
         sum = arith::AddFOp::create(
             b, sum, arith::SelectOp::create(b, noMax, zero, share));
       }

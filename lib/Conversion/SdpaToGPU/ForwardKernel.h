@@ -151,8 +151,6 @@ private:
                         SoftmaxState &state);
 
   //===--- OnlineSoftmax.cpp ----------------------------------------------===//
-  /// exp2(x), marked `afn` where ForwardKernelSpec::flushExponentials.
-  Value exp2(Value x);
   int64_t scoreIndex(int64_t rowTile, int64_t half, int64_t colBlock,
                      int64_t elem) const;
   /// Caps the scores into the exp2 domain (softcap only: without a cap

@@ -70,16 +70,16 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   spec.lazyRescale = spec.rowTilesPerWarp() == 1;
 
   spec.band = op.getMaskAttr().getBand();
-  // Flushed exponentials (their doc): not on narrow bands up to mma width
-  // kMaxUnflushedHeadDim, nor where ptxas spilled with them.
-  bool narrow = isNarrowBand(getBandWidth(spec.band, /*seqKv=*/std::nullopt));
+  std::optional<int64_t> width =
+      getBandWidth(spec.band, /*seqKv=*/std::nullopt);
+  bool narrow = isNarrowBand(width);
+  // Flushed exponentials but where ptxas spilled with them (their doc).
   bool spillsWhenFlushed =
       spec.rowTilesPerWarp() == 2 &&
       (spec.packedSequences || spec.band.align == Alignment::BottomRight ||
        (spec.band.left && !spec.band.right));
   spec.flushExponentials =
-      !(narrow && spec.mmaHeadDim <= ForwardKernelSpec::kMaxUnflushedHeadDim) &&
-      !spillsWhenFlushed;
+      flushesExponentials(spec.mmaHeadDim, width) && !spillsWhenFlushed;
   if (spec.mmaHeadDim <= 64 && !narrow)
     spec.minBlocksPerSm = std::max<int64_t>(
         1, sm80::kRegistersPerSm /

@@ -146,12 +146,6 @@ void ForwardKernelBuilder::rescaleAccumulators(
     state.rowSum.assign(results.begin() + state.acc.size(), results.end());
 }
 
-Value ForwardKernelBuilder::exp2(Value x) {
-  auto flags = spec.flushExponentials ? arith::FastMathFlags::afn
-                                      : arith::FastMathFlags::none;
-  return math::Exp2Op::create(b, x, flags);
-}
-
 SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
                                                        SoftmaxState &state,
                                                        bool everyRowSeesAKey,
@@ -173,7 +167,8 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
       bases(rowTiles * 2), alphas;
   // Row r's alpha = exp2(m - base) (lazy: 1 where the row does not grow).
   auto makeAlpha = [&](int64_t r) {
-    Value alpha = exp2(arith::SubFOp::create(b, oldMax[r], bases[r]));
+    Value alpha = exp2(arith::SubFOp::create(b, oldMax[r], bases[r]),
+                       spec.flushExponentials);
     if (grows[r])
       alpha = arith::SelectOp::create(b, grows[r], alpha, one);
     return alpha;
@@ -238,7 +233,7 @@ SmallVector<Value> ForwardKernelBuilder::updateSoftmax(Scores &scores,
         Value exponent =
             factor ? Value(math::FmaOp::create(b, score, factor, negBase))
                    : Value(arith::AddFOp::create(b, score, negBase));
-        score = exp2(exponent);
+        score = exp2(exponent, spec.flushExponentials);
         sum = sum ? Value(arith::AddFOp::create(b, sum, score)) : score;
       }
     }
