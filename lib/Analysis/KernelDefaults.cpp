@@ -51,16 +51,18 @@ TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
                                               bool cappedOrPacked) {
   // A wide band neither capped nor packed takes 64 x 128 from d 97, and
   // from mma width 96 with dQ recomputed. Below, with dQ recomputed, 64 x 64
-  // up to d 96 (a wide band neither capped nor packed); with dQ accumulated,
-  // 64 x 64 on narrow bands up to d 80 (the relay spills above).
+  // on narrow bands up to d 96 and on wide ones neither capped nor packed
+  // up to d 80; with dQ accumulated, 64 x 64 on narrow bands up to d 80 (the
+  // relay spills above).
   constexpr int64_t kMaxSquareTileHeadDim = 96;
   constexpr int64_t kMaxWideSquareTileHeadDim = 80;
   bool recompute = dqMode == sdpa_schema::DqMode::Recompute;
   bool narrow = isNarrowBand(bandWidth);
-  bool wideTall = !narrow && !cappedOrPacked &&
-                  headDim <= kMaxFullTileRecomputeHeadDim &&
-                  (headDim > kMaxSquareTileHeadDim ||
-                   (recompute && headDim > kMaxWideSquareTileHeadDim));
+  bool wideUpTo128 = !narrow && headDim <= kMaxFullTileRecomputeHeadDim;
+  bool wide128 = wideUpTo128 && headDim > kMaxSquareTileHeadDim;
+  bool wideTall =
+      wideUpTo128 && !cappedOrPacked &&
+      (wide128 || (recompute && headDim > kMaxWideSquareTileHeadDim));
   if (wideTall)
     return {64, 128};
   bool square = headDim <= kMaxSquareTileHeadDim && recompute &&
@@ -69,8 +71,6 @@ TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
     return {64, 64};
   if (headDim > kMaxFullTileRecomputeHeadDim && recompute)
     return {32, kMaxWideRecomputeKeyTile};
-  bool wide128 = !narrow && headDim > kMaxSquareTileHeadDim &&
-                 headDim <= kMaxFullTileRecomputeHeadDim;
   if (wide128 && !deterministic)
     return {32, 128};
   return {32, 64};

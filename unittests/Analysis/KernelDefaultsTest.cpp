@@ -216,8 +216,6 @@ TEST(KernelDefaults, DqModeRecomputesButCappedWideUpToD128) {
   EXPECT_EQ(mode(120, kWide, true, true), DqMode::Recompute);
 }
 
-} // namespace
-
 /// Exponentials flush in every kernel but narrow bands up to mma width 64
 /// (gpt-oss's forward was slower flushed); a wide or unknown band flushes.
 TEST(KernelDefaults, FlushesExponentialsButNarrowUpToD64) {
@@ -228,3 +226,5 @@ TEST(KernelDefaults, FlushesExponentialsButNarrowUpToD64) {
   EXPECT_TRUE(flushesExponentials(64, std::nullopt));
   EXPECT_TRUE(flushesExponentials(256, 128));
 }
+
+} // namespace
