@@ -94,8 +94,12 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   // bottom-right (rho known at run time) took the sinks kernel to 134
   // registers for sm_90 and 3 blocks an SM (10% slower), and with constant
   // window counts to 128 and 8 bytes spilled; a right edge of 127 spilled
-  // 4 bytes for sm_90, a window of 32 keys 24 bytes for sm_80, and 8 warps
-  // (a ring of 6 stages) 4 bytes for sm_80.
+  // 4 bytes for sm_90, and a window of 32 keys 24 bytes for sm_80. At 6c98708
+  // gpt-oss's band at 128 rows and 8 warps (a ring of 7 stages, 126
+  // registers for sm_90) spilled nothing but took 1.00-1.03x the time of 64
+  // rows and 4, and 96 rows and 6 warps (12 an SM) 1.13-1.18x
+  // (bench/RESULTS.md, 2026-12-07 11:45); with sinks 8 warps spilled 8 bytes
+  // for sm_80.
   // (leanSteps already implies a narrow band: see its doc.)
   spec.warpWindows = spec.leanSteps && spec.warps > 1 && spec.warps <= 4 &&
                      spec.stages == 2 && !spec.packedSequences &&
