@@ -289,6 +289,27 @@ class BenchScriptsTest(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
         self.assertIn("PASS errors: CPU tensor refused", res.stdout)
 
+    def test_movmatrix_throughput_compiles_without_spills(self):
+        # bench/movmatrix_throughput.cu (docs/Performance.md) is built on the
+        # GPU machine with nvcc: here its six patterns must compile for
+        # sm_80 and sm_90 with nothing spilled, so a recorded result can be
+        # reproduced from the tree.
+        ptxas = find_ptxas()
+        nvcc = ptxas and os.path.join(os.path.dirname(ptxas), "nvcc")
+        if not nvcc or not os.access(nvcc, os.X_OK):
+            self.skipTest("no nvcc beside ptxas")
+        source = os.path.join(BENCH, "movmatrix_throughput.cu")
+        with tempfile.TemporaryDirectory() as tmp:
+            for arch in ("sm_80", "sm_90"):
+                res = subprocess.run([nvcc, "-O3", f"-arch={arch}", "-cubin", "-Xptxas", "-v",
+                                      "-o", os.path.join(tmp, arch + ".cubin"), source],
+                                     capture_output=True, text=True)
+                self.assertEqual(res.returncode, 0, res.stderr)
+                self.assertEqual(len(re.findall(r"Used \d+ registers", res.stderr)), 6,
+                                 res.stderr)
+                self.assertEqual(len(re.findall(r" 0 bytes spill stores", res.stderr)), 6,
+                                 res.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
