@@ -70,6 +70,7 @@ enum Pattern {
   LoadsAndTransposes, // 2 ldmatrix.x4 + 8 movmatrix of them, 8 mma
   LoadsBesideFour,    // 4 ldmatrix.x4 and 4 movmatrix of their results
   LoadsBesideSixteen, // 4 ldmatrix.x4 and 16 movmatrix of their results
+  MultipliesAlone,    // 8 mma, B operands formed in registers
 };
 
 template <Pattern P>
@@ -102,6 +103,10 @@ __global__ void __launch_bounds__(128)
         else
           x ^= r[j][0] ^ r[j][1] ^ r[j][2] ^ r[j][3];
       }
+    } else if (P == MultipliesAlone) {
+#pragma unroll
+      for (int k = 0; k < 8; ++k)
+        multiply(c[k & 3], a, a[k & 3] ^ it, a[(k + 1) & 3] ^ it);
     } else if (P == TransposesAlone) {
 #pragma unroll
       for (int k = 0; k < 16; ++k)
@@ -188,6 +193,7 @@ int main() {
                                      blocksPerSm) ||
         timePattern<LoadsBesideSixteen>("4 ldmatrix.x4 + 16 movmatrix", out,
                                         blocksPerSm) ||
+        timePattern<MultipliesAlone>("8 mma", out, blocksPerSm) ||
         timePattern<LoadsTwice>("2 ldmatrix + 2 ldmatrix.trans, 8 mma", out,
                                 blocksPerSm) ||
         timePattern<LoadsAndTransposes>("2 ldmatrix + 8 movmatrix, 8 mma", out,
