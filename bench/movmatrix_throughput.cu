@@ -14,6 +14,9 @@
 //   nvcc -O3 -arch=sm_90 -o movmatrix_throughput bench/movmatrix_throughput.cu
 //   ./movmatrix_throughput
 //   cuobjdump -sass movmatrix_throughput | grep -cE 'LDSM|MOVM'  # what ran
+//
+// bench/run_gpu.sh's step `pipes` does all three and counts LDSM, MOVM and
+// HMMA per kernel, `pattern N` being the Nth value of enum Pattern.
 #include <cstdio>
 #include <cuda_runtime.h>
 

@@ -52,7 +52,9 @@
 # default .artifacts/sweep, made by `bench/make_artifacts.py --sweep --out
 # .artifacts/sweep`: each checked against float64 on a small case, then
 # timed next to the anchors; writes sweep.{md,json}; budget SWEEP_BUDGET
-# seconds, default 150; not in the default STEPS).
+# seconds, default 150; not in the default STEPS), pipes
+# (bench/movmatrix_throughput.cu built with nvcc and run: the shared-memory
+# and mma pipes' rates; writes pipes.txt; not in the default STEPS).
 # Environment: ARTIFACTS (default .artifacts/kernels), TEST_ARTIFACTS
 # (default .artifacts/runtime-test), BENCH_ARGS (extra benchmark.py args),
 # T_<STEP> (a step's timeout in seconds), DEADLINE (seconds for the whole
@@ -215,6 +217,15 @@ for s in $STEPS; do
     [ "$budget" -gt "${SWEEP_BUDGET:-150}" ] && budget=${SWEEP_BUDGET:-150}
     step sweep $((budget + 30)) python3 bench/sweep.py \
       --artifacts "${SWEEP_ARTIFACTS:-.artifacts/sweep}" --out "$OUT" --budget "$budget" ;;
+  pipes)
+    # bench/movmatrix_throughput.cu: the shared-memory and mma pipes' rates
+    # (docs/Performance.md), then the SASS counts of what ran.
+    nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+    step pipes 120 bash -c "mkdir -p $BUILD && $nvcc -O3 -arch=sm_90 -o $BUILD/movmatrix_throughput \
+        bench/movmatrix_throughput.cu && $BUILD/movmatrix_throughput > $OUT/pipes.txt &&
+      \$(dirname $nvcc)/cuobjdump -sass $BUILD/movmatrix_throughput | awk '/Function :/ { f = \$3 }
+        { for (i = 1; i <= NF; i++) if (\$i ~ /^(LDSM|MOVM|HMMA)/) { n[f \" \" \$i]++; break } }
+        END { for (k in n) print k, n[k] }' | sed 's/.*PatternE\([0-9]*\)EE[^ ]*/pattern \1/' | sort >> $OUT/pipes.txt" ;;
   anchors)
     step anchors 600 python3 bench/benchmark.py --artifacts /nonexistent --out "$OUT" \
       --budget $((DEADLINE - SECONDS - 90)) ${BENCH_ARGS:-} ;;
