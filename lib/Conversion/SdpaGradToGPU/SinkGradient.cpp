@@ -24,7 +24,6 @@
 #include "QueryTileKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -82,9 +81,8 @@ void QueryTileKernelBuilder::emitSinkPartial(gpu::GPUFuncOp func,
                                               ValueRange{add(rows0, row)});
       Value lse = memref::LoadOp::create(b, args["lse"],
                                          ValueRange{add(lseBase, row)});
-      Value share =
-          math::Exp2Op::create(b, arith::SubFOp::create(b, sink2,
-                                                        fmul(lse, log2e)));
+      // Once a row, not a hot path: libdevice's exponential, never flushed.
+      Value share = exp2(fsub(sink2, fmul(lse, log2e)), /*flush=*/false);
       Value finite =
           arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, lse, f32(-inf));
       scf::YieldOp::create(b, select(finite, fmul(share, rowDelta), f32(0.0)));
