@@ -303,7 +303,7 @@ class BenchScriptsTest(unittest.TestCase):
             for arch in ("sm_80", "sm_90"):
                 res = subprocess.run([nvcc, "-O3", f"-arch={arch}", "-cubin", "-Xptxas", "-v",
                                       "-o", os.path.join(tmp, arch + ".cubin"), source],
-                                     capture_output=True, text=True)
+                                     capture_output=True, text=True, env=tool_environment())
                 self.assertEqual(res.returncode, 0, res.stderr)
                 self.assertEqual(len(re.findall(r"Used \d+ registers", res.stderr)), 7,
                                  res.stderr)
