@@ -56,6 +56,7 @@ TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
   // relay spills above).
   constexpr int64_t kMaxSquareTileHeadDim = 96;
   constexpr int64_t kMaxWideSquareTileHeadDim = 80;
+  constexpr int64_t kMaxRelaySquareTileHeadDim = 80;
   bool recompute = dqMode == sdpa_schema::DqMode::Recompute;
   bool narrow = isNarrowBand(bandWidth);
   bool wideUpTo128 = !narrow && headDim <= kMaxFullTileRecomputeHeadDim;
@@ -67,7 +68,7 @@ TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
     return {64, 128};
   bool square = headDim <= kMaxSquareTileHeadDim && recompute &&
                 (narrow || !cappedOrPacked);
-  if (square || (narrow && headDim <= 80))
+  if (square || (narrow && headDim <= kMaxRelaySquareTileHeadDim))
     return {64, 64};
   if (headDim > kMaxFullTileRecomputeHeadDim && recompute)
     return {32, kMaxWideRecomputeKeyTile};
