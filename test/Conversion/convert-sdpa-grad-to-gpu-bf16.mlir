@@ -26,7 +26,7 @@
 /// through f32 -> bf16 truncation; dK and dV are stored as bf16 pairs.
 // CHECK-LABEL: gpu.func @sdpa_bwd_main
 // CHECK-SAME: memref<{{[0-9]+}}xbf16>
-// CHECK: nvgpu.device_async_copy {{.*}} : memref<{{[0-9]+}}xbf16> to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy {{.*}} {bypassL1} : memref<{{[0-9]+}}xbf16> to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK: nvgpu.device_async_copy {{.*}} : memref<{{[0-9]+}}xbf16> to memref<2x64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.ldmatrix {{.*}} : memref<64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>

@@ -104,8 +104,9 @@ func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %
 // CHECK: %[[CIB:.+]] = arith.maxsi %[[M0]], %[[KB]]
 // CHECK: %[[M1:.+]] = arith.minsi %[[RIE]], %[[KE]]
 // CHECK: %[[CIE:.+]] = arith.maxsi %[[M1]], %[[CIB]]
-/// Q, K and V tiles arrive by 16-byte cp.async with zero fill past the end.
-// CHECK: nvgpu.device_async_copy %[[Q]][%{{.+}}], %{{.+}}[%{{.+}}, %{{.+}}], 8, %{{.+}} {bypassL1}
+/// Q, K and V tiles arrive by 16-byte cp.async with zero fill past the end,
+/// cached in L1 too (no bypassL1: cp.async.ca).
+// CHECK: nvgpu.device_async_copy %[[Q]][%{{.+}}], %{{.+}}[%{{.+}}, %{{.+}}], 8, %{{[^ ]+}} : memref
 // CHECK: nvgpu.device_async_create_group
 // CHECK: nvgpu.device_async_wait %{{.+}} {numGroups = 1 : i32}
 // CHECK: nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<64x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>

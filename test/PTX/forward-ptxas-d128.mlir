@@ -35,7 +35,7 @@
 /// The shared buffers are 16-byte aligned and filled with cp.async; fragments
 /// come from ldmatrix (transposed for V) and feed m16n8k16 mma.sync.
 // PTX: .shared .align 16
-// PTX-DAG: cp.async.cg.shared.global
+// PTX-DAG: cp.async.ca.shared.global
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

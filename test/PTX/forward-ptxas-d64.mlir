@@ -22,7 +22,7 @@
 /// row tile a warp and d 64 the exponentials keep subnormal results
 /// (libdevice's ex2.approx.f32: flushing them was measured slower there).
 // PTX: .shared .align 16
-// PTX-DAG: cp.async.cg.shared.global
+// PTX-DAG: cp.async.ca.shared.global
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -19,7 +19,7 @@
 /// The offsets are 32-bit loads from global memory, off[i] and off[i+1].
 // PTX: ld.global.s32 {{.*}}[[[CU:%rd[0-9]+]]];
 // PTX-NEXT: ld.global.s32 {{.*}}[[[CU]]+4];
-// PTX: cp.async.cg.shared.global
+// PTX: cp.async.ca.shared.global
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // MANIFEST: varlen 1

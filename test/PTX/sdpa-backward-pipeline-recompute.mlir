@@ -27,7 +27,7 @@
 // PTX: .target sm_80
 // PTX: .shared .align 16 .b8 __dynamic_shmem__0
 // PTX-LABEL: .visible .entry sdpa_bwd_dq(
-// PTX-DAG: cp.async.ca.shared.global
+// PTX-DAG: cp.async.cg.shared.global
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-NOT: .local

@@ -19,7 +19,7 @@
 // PTX: .maxntid 128, 1, 1
 // PTX-NOT: .minnctapersm
 // PTX: .shared .align 16 .b8 __dynamic_shmem__0
-// PTX-DAG: cp.async.ca.shared.global
+// PTX-DAG: cp.async.cg.shared.global
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-DAG: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16

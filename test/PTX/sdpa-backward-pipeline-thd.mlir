@@ -17,7 +17,7 @@
 // PTX: .target sm_80
 // PTX-LABEL: .visible .entry sdpa_bwd_main(
 // PTX: .shared .align 16 .b8 __dynamic_shmem__0
-// PTX-DAG: cp.async.ca.shared.global
+// PTX-DAG: cp.async.cg.shared.global
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32
 // PTX-DAG: ld.acquire.gpu{{.*}}.b32
 // PTX-DAG: st.release.gpu{{.*}}.b32

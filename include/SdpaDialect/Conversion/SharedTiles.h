@@ -21,11 +21,12 @@ Value createDynamicSharedMemory(KernelArith &arith);
 Value createSharedView(KernelArith &arith, Value dynShared, int64_t offset,
                        ArrayRef<int64_t> shape, Type elem);
 
-/// Which caches a cp.async copy fills, chosen by the caller:
-///   L2Only  cp.async.cg: bypasses L1 (the forward's K/V stream and Q tile:
-///           each tile is read once per program, L1 would only evict);
-///   L1AndL2 cp.async.ca: also allocates in L1 (the backward's tiles: the
-///           copies keep the form measured with its GPU checks).
+/// Which caches a cp.async copy fills, chosen by the caller as measured on
+/// an H100 (bench/RESULTS.md, 2026-12-07 15:29; each the faster or equal):
+///   L2Only  cp.async.cg: bypasses L1 (the backward's tiles: gpt-oss's
+///           backward 0.955x at 16k, the d 128 one 1.00x);
+///   L1AndL2 cp.async.ca: also allocates in L1 (the forward's Q, K and V:
+///           gpt-oss's forward 0.95-0.99x, the d 128 one 1.00x).
 enum class CopyCache { L2Only, L1AndL2 };
 
 /// One [tileRows][columns] tile copy, global -> shared, by `threads` threads

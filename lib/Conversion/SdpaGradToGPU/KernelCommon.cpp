@@ -95,7 +95,7 @@ Value KernelBuilderBase::copyTileAsync(Value global, Value base, Value strideS,
   TileCopy copy{global, base, strideS, row0, limit, enabled, smem,
                 stageIndices(stage), tileRows, spec.mmaHeadDim, spec.headDim,
                 blockThreads, tid,
-                CopyCache::L1AndL2,
+                CopyCache::L2Only,
                 /*guardEmptySlice=*/spec.packed && bool(enabled)};
   return sdpa::copyTileAsync(*this, copy);
 }
