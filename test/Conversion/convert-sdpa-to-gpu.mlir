@@ -180,6 +180,8 @@ func.func @causal_br(%q: tensor<1x8x100x128xf16>, %k: tensor<1x2x300x128xf16>, %
 // CHECK: gpu.module @sdpa_fwd_1
 // CHECK: known_block_size = array<i32: 128, 1, 1>
 // CHECK: memref.view {{.*}} to memref<64x136xf16, #gpu.address_space<workgroup>>
+/// A wide band's copies bypass L1 (cp.async.cg).
+// CHECK: nvgpu.device_async_copy {{.*}} {bypassL1} : memref<1099511627776xf16> to memref<64x136xf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK: nvgpu.mma.sync(%{{.+}}, %{{.+}}, %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK: %[[FR:.+]] = arith.cmpi sge, %{{.+}}, %{{.+}} : index

@@ -86,6 +86,12 @@ struct ForwardKernelSpec {
   /// a right one: at 255 registers ptxas 13.0 spilled 4 to 16 bytes for
   /// sm_80 there with the flush.
   bool flushExponentials = false;
+  /// The Q, K and V copies allocate in L1 too (cp.async.ca), else they
+  /// bypass it (cp.async.cg): for narrow bands (isNarrowBand), where on an
+  /// H100 .ca made gpt-oss's forward 0.94-0.99x as long, with sinks 0.95x;
+  /// it made wide bands slower: causal d 64 1.10x, d 128 window 4096 1.02x,
+  /// Gemma 2's d 256 1.04x (bench/RESULTS.md, 2026-12-07 15:53).
+  bool copiesThroughL1 = false;
   /// Fewer instructions a key step (the forward of a narrow band is bound by
   /// its instruction count: ncu, bench/RESULTS.md 2026-12-06): the band room
   /// of a masked tile compared in wrapped i32 (BandCellTest), copy sources

@@ -22,11 +22,12 @@ Value createSharedView(KernelArith &arith, Value dynShared, int64_t offset,
                        ArrayRef<int64_t> shape, Type elem);
 
 /// Which caches a cp.async copy fills, chosen by the caller as measured on
-/// an H100 (bench/RESULTS.md, 2026-12-07 15:29; each the faster or equal):
+/// an H100 (bench/RESULTS.md, 2026-12-07 15:29 and 15:53):
 ///   L2Only  cp.async.cg: bypasses L1 (the backward's tiles: gpt-oss's
-///           backward 0.955x at 16k, the d 128 one 1.00x);
-///   L1AndL2 cp.async.ca: also allocates in L1 (the forward's Q, K and V:
-///           gpt-oss's forward 0.95-0.99x, the d 128 one 1.00x).
+///           backward 0.94-0.96x, the wide ones 0.99-1.01x; the forward's
+///           of wide bands);
+///   L1AndL2 cp.async.ca: also allocates in L1 (the forward's of narrow
+///           bands: ForwardKernelSpec::copiesThroughL1).
 enum class CopyCache { L2Only, L1AndL2 };
 
 /// One [tileRows][columns] tile copy, global -> shared, by `threads` threads

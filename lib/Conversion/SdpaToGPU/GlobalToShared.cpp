@@ -1,10 +1,11 @@
 //===- GlobalToShared.cpp - cp.async copies of Q, K and V tiles -----------===//
 //
 // Tiles move from global to shared memory in 16-byte cp.async copies
-// (SharedTiles.h, cached in L1 and L2), one commit group per tile. Rows past
-// the sequence, and whole tiles past the visit range, are zero-filled through
-// the copy's source size, so a partial tile never feeds garbage (or NaN) into
-// an mma: the masked scores of missing keys are -inf and their values 0.
+// (SharedTiles.h; through L1 where ForwardKernelSpec::copiesThroughL1), one
+// commit group per tile. Rows past the sequence, and whole tiles past the
+// visit range, are zero-filled through the copy's source size, so a partial
+// tile never feeds garbage (or NaN) into an mma: the masked scores of
+// missing keys are -inf and their values 0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +23,8 @@ Value ForwardKernelBuilder::copyTileAsync(Value global, Value base,
                                           Value limit, Value enabled,
                                           Value smem, ValueRange smemLead,
                                           int64_t tileRows) {
-  // Cached in L1 too (CopyCache's doc); a packed sequence's slice may
-  // start at the end of the tensor (an empty sequence last).
+  // A packed sequence's slice may start at the end of the tensor (an empty
+  // sequence last).
   TileCopy copy{global,
                 base,
                 strideS,
@@ -37,7 +38,7 @@ Value ForwardKernelBuilder::copyTileAsync(Value global, Value base,
                 spec.headDim,
                 spec.threads(),
                 tid,
-                CopyCache::L1AndL2,
+                spec.copiesThroughL1 ? CopyCache::L1AndL2 : CopyCache::L2Only,
                 /*guardEmptySlice=*/spec.packedSequences,
                 /*affineSource=*/spec.leanSteps};
   Value group = sdpa::copyTileAsync(*this, copy);

@@ -73,6 +73,7 @@ mlir::sdpa::getForwardKernelSpec(AttentionOp op,
   std::optional<int64_t> width =
       getBandWidth(spec.band, /*seqKv=*/std::nullopt);
   bool narrow = isNarrowBand(width);
+  spec.copiesThroughL1 = narrow;
   // Flushed exponentials but where ptxas spilled with them (their doc).
   bool spillsWhenFlushed =
       spec.rowTilesPerWarp() == 2 &&
