@@ -118,7 +118,7 @@
 // CHECK-NEXT: arith.select %[[EN]], %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: %[[BYTES:.*]] = arith.select %[[EN]], %{{.*}}, %{{.*}} : index
 // CHECK: %[[SRC:.*]] = arith.select %[[EN]], %{{.*}}, %{{.*}} : index
-// CHECK-NEXT: nvgpu.device_async_copy %arg0[%[[SRC]]], %{{.*}}[%[[NSTAGE]], %{{.*}}, %{{.*}}], 8, %[[BYTES]] : memref<{{[0-9]+}}xbf16> to memref<2x32x72xbf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT: nvgpu.device_async_copy %arg0[%[[SRC]]], %{{.*}}[%[[NSTAGE]], %{{.*}}, %{{.*}}], 8, %[[BYTES]] {bypassL1} : memref<{{[0-9]+}}xbf16> to memref<2x32x72xbf16, #gpu.address_space<workgroup>>
 /// Then this visit: tile end - 1 - n mod count, its relay turn.
 // CHECK: arith.divui %[[N]], %[[COUNT]] : index
 // CHECK-NEXT: %[[I:.*]] = arith.remui %[[N]], %[[COUNT]] : index

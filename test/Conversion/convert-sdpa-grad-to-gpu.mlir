@@ -133,7 +133,7 @@
 // CHECK-NEXT: %[[DELTAS:.*]] = memref.view %{{.*}}[%[[OFFDELTA]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64xf32, #gpu.address_space<workgroup>>
 /// K and V, once (4 copies of 16 bytes a thread each: 64 rows * 8 chunks
 /// / 128 threads), unstaged.
-// CHECK-COUNT-4: nvgpu.device_async_copy %arg1[%{{.*}}], %[[KS]][%{{.*}}, %{{.*}}], 8, %{{.*}} : memref<1099511627776xf16> to memref<64x72xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4: nvgpu.device_async_copy %arg1[%{{.*}}], %[[KS]][%{{.*}}, %{{.*}}], 8, %{{[^ ]*}} {bypassL1} : memref<1099511627776xf16> to memref<64x72xf16, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[KGROUP:.*]] = nvgpu.device_async_create_group
 // CHECK: %[[BEGIN:.*]] = affine.max #[[QB]](%[[U]])[%[[SQ]], %[[SKV]]]
 // CHECK: %[[RAWEND:.*]] = affine.min #[[QE]](%[[U]])[%[[SQ]], %[[SKV]]]
@@ -163,7 +163,7 @@
 // CHECK-NEXT: arith.divui %[[C0]], %[[COUNT]] : index
 // CHECK-NEXT: %[[I0:.*]] = arith.remui %[[C0]], %[[COUNT]] : index
 // CHECK: affine.apply #[[DOWN]](%[[I0]])[%[[END]]]
-// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[S0]], %{{.*}}, %{{.*}}], 8, %{{.*}} : memref<1099511627776xf16> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[S0]], %{{.*}}, %{{.*}}], 8, %{{[^ ]*}} {bypassL1} : memref<1099511627776xf16> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-3: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[S0]], %{{.*}}, %{{.*}}]
 // CHECK-COUNT-4: nvgpu.device_async_copy %arg3[%{{.*}}], %[[DOS]][%[[S0]], %{{.*}}, %{{.*}}]
 // CHECK: memref.store %{{.*}}, %[[LSES]][%[[S0]], %{{.*}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
@@ -191,7 +191,7 @@
 // CHECK-NEXT: %{{.*}} = arith.select %[[NEN]], %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: %[[NBYTES:.*]] = arith.select %[[NEN]], %{{.*}}, %{{.*}} : index
 // CHECK-NOT: nvgpu.mma.sync
-// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[NSTAGE]], %{{.*}}, %{{.*}}], 8, %[[NBYTES]] : memref<1099511627776xf16> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[NSTAGE]], %{{.*}}, %{{.*}}], 8, %[[NBYTES]] {bypassL1} : memref<1099511627776xf16> to memref<2x64x72xf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK-COUNT-3: nvgpu.device_async_copy %arg0[%{{.*}}], %[[QS]][%[[NSTAGE]], %{{.*}}, %{{.*}}]
 // CHECK-NOT: nvgpu.mma.sync
