@@ -23,11 +23,11 @@ Value createSharedView(KernelArith &arith, Value dynShared, int64_t offset,
 
 /// Which caches a cp.async copy fills, chosen by the caller as measured on
 /// an H100 (bench/RESULTS.md, 2026-12-07 15:29 and 15:53):
-///   L2Only  cp.async.cg: bypasses L1 (the backward's tiles: gpt-oss's
-///           backward 0.94-0.96x, the wide ones 0.99-1.01x; the forward's
-///           of wide bands);
-///   L1AndL2 cp.async.ca: also allocates in L1 (the forward's of narrow
-///           bands: ForwardKernelSpec::copiesThroughL1).
+///   L2Only  cp.async.cg: bypasses L1 (every backward copy: gpt-oss's
+///           backward 0.94-0.96x the time of .ca, the wide ones
+///           0.99-1.01x);
+///   L1AndL2 cp.async.ca: also allocates in L1 (the forward's copies where
+///           ForwardKernelSpec::copiesThroughL1, whose doc has the numbers).
 enum class CopyCache { L2Only, L1AndL2 };
 
 /// One [tileRows][columns] tile copy, global -> shared, by `threads` threads
