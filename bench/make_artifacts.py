@@ -491,7 +491,7 @@ def compile_artifact(name, configs, args):
                              input=source(name, c), text=True, capture_output=True)
     if res.returncode != 0:
         return (res.stderr.strip().splitlines() or ["(no diagnostic)"])[0]
-    if args.ptxas:
+    if args.ptxas and args.ptxas != "none":
         known_sm90 = None if args.set else SM90_SPILLS
         problem = ptxas_problem(args.ptxas, name, artifact_ptx_files(name, args.out),
                                 known_sm90)
@@ -515,7 +515,8 @@ def main():
     p.add_argument("--sweep", action="store_true",
                    help="the configuration sweep (bench/sweep_configs.py) instead")
     p.add_argument("--ptxas", default=shutil.which("ptxas"),
-                   help="ptxas for the spill check (default: on PATH; none: no check)")
+                   help="ptxas for the spill check (default: on PATH; 'none', or none on "
+                        "PATH: no check)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="artifacts compiled at once (default: the CPU count)")
     args = p.parse_args()
