@@ -491,7 +491,7 @@ def compile_artifact(name, configs, args):
                              input=source(name, c), text=True, capture_output=True)
     if res.returncode != 0:
         return (res.stderr.strip().splitlines() or ["(no diagnostic)"])[0]
-    if args.ptxas and args.ptxas != "none":
+    if args.ptxas:
         known_sm90 = None if args.set else SM90_SPILLS
         problem = ptxas_problem(args.ptxas, name, artifact_ptx_files(name, args.out),
                                 known_sm90)
@@ -520,6 +520,8 @@ def main():
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="artifacts compiled at once (default: the CPU count)")
     args = p.parse_args()
+    if args.ptxas == "none":
+        args.ptxas = None
     configs = CONFIGS
     if args.sweep:
         from sweep_configs import SWEEP
