@@ -146,10 +146,14 @@ func.func @bwd_d64_window128_det(%q: tensor<1x2x?x64xbf16>, %lse: tensor<1x2x?xf
 
 // -----
 
-/// Backward, wide at d 128: 64 x 128.
+/// Backward, wide at d 128: 64 x 64 (from mma width 128, with dQ
+/// recomputed, bwd_dq's warps of two row tiles); accumulated, 64 x 128.
 // CHECK-LABEL: func @bwd_d128_causal
 // CHECK: schedule = #sdpa.schedule<tile_q = 64
-// CHECK-SAME: tile_kv = 128,
+// CHECK-SAME: tile_kv = 64,
+// ACC-LABEL: func @bwd_d128_causal
+// ACC: schedule = #sdpa.schedule<tile_q = 64
+// ACC-SAME: tile_kv = 128,
 // KV16-LABEL: func @bwd_d128_causal
 // KV16: schedule = #sdpa.schedule<tile_q = 64
 // KV16-SAME: tile_kv = 16,
@@ -162,10 +166,10 @@ func.func @bwd_d128_causal(%q: tensor<1x2x?x128xbf16>, %lse: tensor<1x2x?xf32>) 
 
 // -----
 
-/// The same deterministic: 64 x 128 too.
+/// The same deterministic: 64 x 64 too.
 // CHECK-LABEL: func @bwd_d128_causal_det
 // CHECK: schedule = #sdpa.schedule<tile_q = 64
-// CHECK-SAME: tile_kv = 128,
+// CHECK-SAME: tile_kv = 64,
 // KV16-LABEL: func @bwd_d128_causal_det
 // KV16: schedule = #sdpa.schedule<tile_q = 64
 // KV16-SAME: tile_kv = 16,
@@ -211,6 +215,19 @@ func.func @bwd_d96_causal(%q: tensor<1x2x?x96xbf16>, %lse: tensor<1x2x?xf32>) ->
       : tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?xf32>
       -> tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>, tensor<1x2x?x96xbf16>
   return %dq : tensor<1x2x?x96xbf16>
+}
+
+// -----
+
+/// Wide at d 112, mma width 112 (below 128): 64 x 128 still.
+// CHECK-LABEL: func @bwd_d112_causal
+// CHECK: schedule = #sdpa.schedule<tile_q = 64
+// CHECK-SAME: tile_kv = 128,
+func.func @bwd_d112_causal(%q: tensor<1x2x?x112xbf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x112xbf16> {
+  %dq, %dk, %dv = sdpa.attention_grad %q, %q, %q, %q, %q, %lse {mask = #sdpa.band<left = inf, right = 0, align = top_left>}
+      : tensor<1x2x?x112xbf16>, tensor<1x2x?x112xbf16>, tensor<1x2x?x112xbf16>, tensor<1x2x?x112xbf16>, tensor<1x2x?x112xbf16>, tensor<1x2x?xf32>
+      -> tensor<1x2x?x112xbf16>, tensor<1x2x?x112xbf16>, tensor<1x2x?x112xbf16>
+  return %dq : tensor<1x2x?x112xbf16>
 }
 
 // -----

@@ -211,7 +211,8 @@ struct BackwardKernelSpec {
   /// keys (64 / dqRowTiles keys: 64 registers).
   /// getBackwardKernelSpec takes two row tiles up to mma width
   /// kMaxTwoRowTilesRecomputeHeadDim where tile_q is a multiple of 32 of at
-  /// least 64 (two warps or more).
+  /// least 64 (two warps or more), and at mma width kWideTwoRowTilesHeadDim
+  /// on a wide band with key tiles of at most kWideTwoRowTilesKeyTile.
   /// Past mma width kMaxFullTileRecomputeHeadDim bwd_dq takes key tiles of
   /// at most kMaxWideRecomputeKeyTile (Analysis/KernelDefaults.h, which the
   /// default dQ rule reads too).
@@ -220,6 +221,8 @@ struct BackwardKernelSpec {
   static constexpr int64_t kMaxWideRecomputeKeyTile =
       sdpa::kMaxWideRecomputeKeyTile;
   static constexpr int64_t kMaxTwoRowTilesRecomputeHeadDim = 64;
+  static constexpr int64_t kWideTwoRowTilesHeadDim = 128;
+  static constexpr int64_t kWideTwoRowTilesKeyTile = 64;
   int64_t dqRowTiles = 1;
   int64_t dqWarps() const { return tiles.q / (sm80::kMmaM * dqRowTiles); }
   int64_t dqThreads() const { return dqWarps() * sm80::kWarpSize; }
@@ -228,6 +231,21 @@ struct BackwardKernelSpec {
   /// (tile_kv is a multiple of 16, so a chunk is too).
   static constexpr int64_t kDqChunkKeysOneRowTile = 64;
   int64_t dqChunkKeys() const { return kDqChunkKeysOneRowTile / dqRowTiles; }
+  /// Whether a warp of two row tiles at mma width kWideTwoRowTilesHeadDim
+  /// holds dQ's 128 registers. Then it forms a chunk's S whole but its dP
+  /// and dS one k16 block of keys at a time (dQ, S and a block's dP: 176
+  /// registers, not 192), and reads K's and V's B fragments two 8-key
+  /// blocks per ldmatrix. That way ptxas 13.0 spills nothing at the heavy
+  /// backward's 64 x 64 (248 registers for sm_80, 255 for sm_90); the
+  /// whole chunk at once spilled 4 bytes for sm_80 and 16 for sm_90, and
+  /// every other mix of the two 4-52 bytes on one target or the other.
+  bool dqHoldsWideRows() const {
+    return dqRowTiles > 1 && mmaHeadDim > kMaxTwoRowTilesRecomputeHeadDim;
+  }
+  /// Keys of a chunk whose dP and dS bwd_dq forms at once.
+  int64_t dqGradientKeys() const {
+    return dqHoldsWideRows() ? sm80::kMmaK : dqChunkKeys();
+  }
   /// The band's schedule over one bwd_dq warp's rows and a chunk of keys,
   /// for a narrow band, several warps of two row tiles, and key tiles the
   /// chunks divide: a warp computes a chunk only if its rows see a key of

@@ -80,9 +80,14 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (spec.recomputesDq()) {
     if (spec.mmaHeadDim <= BackwardKernelSpec::kMaxPrefetchRecomputeHeadDim)
       spec.keyStages = BackwardKernelSpec::kMaxStages;
-    if (spec.mmaHeadDim <=
-            BackwardKernelSpec::kMaxTwoRowTilesRecomputeHeadDim &&
-        tiles.q % (2 * sm80::kMmaM) == 0 && tiles.q >= 4 * sm80::kMmaM)
+    // Two row tiles where measured to pay (BackwardKernelSpec::dqRowTiles).
+    bool twoRowTilesWidth =
+        spec.mmaHeadDim <=
+            BackwardKernelSpec::kMaxTwoRowTilesRecomputeHeadDim ||
+        (spec.mmaHeadDim == BackwardKernelSpec::kWideTwoRowTilesHeadDim &&
+         !narrow && tiles.kv <= BackwardKernelSpec::kWideTwoRowTilesKeyTile);
+    if (twoRowTilesWidth && tiles.q % (2 * sm80::kMmaM) == 0 &&
+        tiles.q >= 4 * sm80::kMmaM)
       spec.dqRowTiles = 2;
     if (spec.dqSharedBytes() > sm80::kMaxSharedBytes)
       spec.keyStages = 1;

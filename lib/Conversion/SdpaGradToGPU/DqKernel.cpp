@@ -157,7 +157,8 @@ private:
   /// tile: the warp's rows of `rows` (Q or dO in shared memory) against
   /// those keys of `keyRows` (K or V). A B fragment serves every row tile;
   /// one x2 each (in pairs, forEachB, the window-32 kernel of the flax model
-  /// at 255 registers spilled 20 bytes).
+  /// at 255 registers spilled 20 bytes), but in pairs where the warp holds
+  /// wide rows (BackwardKernelSpec::dqHoldsWideRows).
   RowTileFragments rowKeyProducts(Value rows, Value keyRows, Value stage,
                                   int64_t key0, int64_t keys) {
     RowTileFragments products(
@@ -169,11 +170,20 @@ private:
       for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
         a.push_back(
             loadA(rows, add(warpRow0, idx(sm80::kMmaM * mt)), col0));
+      auto use = [&](int64_t j, Value bFrag) {
+        for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+          products[mt][j] = mma(a[mt], bFrag, products[mt][j]);
+      };
+      if (spec.dqHoldsWideRows()) {
+        forEachB(
+            keyRows, [&](int64_t j) { return idx(key0 + j * sm80::kMmaN); },
+            col0, stage, keys / sm80::kMmaN, use);
+        continue;
+      }
       for (int64_t j = 0; j < keys / sm80::kMmaN; ++j) {
         Value bFrag =
             loadB(keyRows, idx(key0 + j * sm80::kMmaN), col0, stage);
-        for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
-          products[mt][j] = mma(a[mt], bFrag, products[mt][j]);
+        use(j, bFrag);
       }
     }
     return products;
@@ -268,39 +278,48 @@ private:
   }
 
   /// S, P, dP, dS of keys [key0, key0 + keys) of the key tile at k0 (in
-  /// `stage`), masked where `edge` holds, and dQ += dS K.
+  /// `stage`), masked where `edge` holds, and dQ += dS K: S of the whole
+  /// chunk, then dP, dS and dQ's products dqGradientKeys() keys at a time.
   void emitChunkProducts(Value k0, int64_t key0, int64_t keys, Value stage,
                          Value edge, const QueryTile &tile,
                          ArrayRef<RowStats> stats, RowTileFragments &dQ) {
-    RowTileFragments p = rowKeyProducts(qSmem, kSmem, stage, key0, keys);
-    RowTileFragments dS = rowKeyProducts(doSmem, vSmem, stage, key0, keys);
-    for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
-      formProbabilitiesAndGradients(p[mt], dS[mt], stats[mt]);
-    p = emitBandMask(p, tile, add(k0, idx(key0)), edge);
-    for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
-      for (int64_t j = 0; j < int64_t(p[mt].size()); ++j)
-        for (int64_t i = 0; i < 2; ++i)
-          for (int64_t e = 0; e < 2; ++e)
-            dS[mt][j] = insert(fmul(extract(p[mt][j], i, e),
-                                    extract(dS[mt][j], i, e)),
-                               dS[mt][j], i, e);
-
-    // dQ += dS K: the keys are the reduction (K's rows, read transposed);
-    // a K^T fragment serves every row tile. Two per ldmatrix where a warp
-    // holds two row tiles: with one, ptxas 13.0 holds this kernel at 168
-    // registers and the pair's second fragment spilled (d 80, 20 bytes).
-    for (int64_t kq = 0; kq < keys / sm80::kMmaK; ++kq) {
-      SmallVector<Value> a;
+    int64_t subKeys = std::min(spec.dqGradientKeys(), keys);
+    RowTileFragments s = rowKeyProducts(qSmem, kSmem, stage, key0, keys);
+    for (int64_t sub = 0; sub < keys; sub += subKeys) {
+      RowTileFragments dS =
+          rowKeyProducts(doSmem, vSmem, stage, key0 + sub, subKeys);
+      RowTileFragments p;
       for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
-        a.push_back(accumulatorsToA(dS[mt][2 * kq], dS[mt][2 * kq + 1]));
-      Value row0 = idx(key0 + kq * sm80::kMmaK);
-      forEachBTransposed(
-          kSmem, row0, [&](int64_t dn) { return idx(dn * sm80::kMmaN); },
-          stage, dQ.front().size(), [&](int64_t dn, Value bFrag) {
-            for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
-              dQ[mt][dn] = mma(a[mt], bFrag, dQ[mt][dn]);
-          },
-          /*paired=*/spec.dqRowTiles > 1);
+        p.emplace_back(s[mt].begin() + sub / sm80::kMmaN,
+                       s[mt].begin() + (sub + subKeys) / sm80::kMmaN);
+      for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+        formProbabilitiesAndGradients(p[mt], dS[mt], stats[mt]);
+      p = emitBandMask(p, tile, add(k0, idx(key0 + sub)), edge);
+      for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+        for (int64_t j = 0; j < int64_t(p[mt].size()); ++j)
+          for (int64_t i = 0; i < 2; ++i)
+            for (int64_t e = 0; e < 2; ++e)
+              dS[mt][j] = insert(fmul(extract(p[mt][j], i, e),
+                                      extract(dS[mt][j], i, e)),
+                                 dS[mt][j], i, e);
+
+      // dQ += dS K: the keys are the reduction (K's rows, read transposed);
+      // a K^T fragment serves every row tile. Two per ldmatrix where a warp
+      // holds two row tiles: with one, ptxas 13.0 holds this kernel at 168
+      // registers and the pair's second fragment spilled (d 80, 20 bytes).
+      for (int64_t kq = 0; kq < subKeys / sm80::kMmaK; ++kq) {
+        SmallVector<Value> a;
+        for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+          a.push_back(accumulatorsToA(dS[mt][2 * kq], dS[mt][2 * kq + 1]));
+        Value row0 = idx(key0 + sub + kq * sm80::kMmaK);
+        forEachBTransposed(
+            kSmem, row0, [&](int64_t dn) { return idx(dn * sm80::kMmaN); },
+            stage, dQ.front().size(), [&](int64_t dn, Value bFrag) {
+              for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
+                dQ[mt][dn] = mma(a[mt], bFrag, dQ[mt][dn]);
+            },
+            /*paired=*/spec.dqRowTiles > 1);
+      }
     }
   }
 
