@@ -53,14 +53,15 @@ BACKWARD = {
 # lib/Analysis/KernelDefaults.cpp, from this sweep at b9a9aaf. gpt-oss (128
 # keys <= 512, d 64): forward 64x32 w4, backward 64x64 both dQ modes; heavy
 # (4096 keys, d 128): forward 128 rows and 4 warps at the key tile of 32 that
-# make_artifacts.py's bf16_d128_win4096 sets, backward 64x64 in both dQ
-# orders (bwd_dq's warps of two row tiles; 64x128 before them).
+# make_artifacts.py's bf16_d128_win4096 sets, backward 64x128 in both dQ
+# orders (2026-12-04: spill-free since bwd_main reduces over head_dim
+# outermost).
 DEFAULT = {("gpt-oss", "fwd"): "sweep_gptoss_fwd_q64k32w4",
            ("heavy", "fwd"): "sweep_heavy_fwd_q128k32w4",
            ("gpt-oss", "bwd"): "sweep_gptoss_bwd_q64k64_nd",
            ("gpt-oss", "det"): "sweep_gptoss_bwd_q64k64_det",
-           ("heavy", "bwd"): "sweep_heavy_bwd_q64k64_nd",
-           ("heavy", "det"): "sweep_heavy_bwd_q64k64_det"}
+           ("heavy", "bwd"): "sweep_heavy_bwd_q64k128_nd",
+           ("heavy", "det"): "sweep_heavy_bwd_q64k128_det"}
 
 
 def forward_name(case, tq, tk, warps):

@@ -64,11 +64,6 @@ TileShape mlir::sdpa::getDefaultBackwardTiles(int64_t headDim,
   bool wideTall =
       wideUpTo128 && !cappedOrPacked &&
       (wide128 || (recompute && headDim > kMaxWideSquareTileHeadDim));
-  // From mma width 128 (d 113) with dQ recomputed: 64 x 64, where bwd_dq's
-  // warps hold two row tiles (BackwardKernelSpec::dqHoldsWideRows).
-  constexpr int64_t kMinWideTwoRowTilesHeadDim = 113;
-  if (wideTall && recompute && headDim >= kMinWideTwoRowTilesHeadDim)
-    return {64, 64};
   if (wideTall)
     return {64, 128};
   bool square = headDim <= kMaxSquareTileHeadDim && recompute &&

@@ -3,34 +3,33 @@
 // RUN: sdpa-opt %s --convert-sdpa-grad-to-gpu="dq-mode=accumulate" -split-input-file | FileCheck %s --check-prefix=ACC
 
 /// The default rule (getDefaultDqMode) recomputes dQ up to head_dim 128 on
-/// any band, here 4096 keys at d 128, as dq-mode=recompute does. From mma
-/// width 128 the tile rule takes 64 x 64 for it (getDefaultBackwardTiles),
-/// and bwd_dq's warps hold two m16 row tiles each (a wide band and key
-/// tiles of at most 64: BackwardKernelSpec::dqHoldsWideRows).
+/// any band, here 4096 keys at d 128, as dq-mode=recompute does (bwd_dq
+/// walks its tile_kv 128 in two chunks of 64 keys).
 ///
 /// bwd_dq double-buffers K and V only up to mma width 96: at 128 it keeps
 /// one key stage and fetches each key tile after a barrier, waiting for it
-/// before a second one. By hand (Tq = 64, Tk = 64; rows of 128 + 8 halves):
-/// Q, dO 64 * 136 * 2 = 17408 bytes each at 0 and 17408; K, V [1][64][136],
-/// 17408 bytes each, at 34816 and 52224; 69632 bytes in all; 2 warps of 32
-/// rows. (bwd_main, 4 warps of 16 keys, keeps 2 query stages and no dS
-/// tile, which only an accumulated dQ reads: 2 * 17408 + 2 * 2 * 17408 +
-/// 2 * 2 * 64 * 4 = 105472.)
-// CHECK: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 105472\0A
-// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 69632\0A
+/// before a second one. By hand (default tiles Tq = 64, Tk = 128; rows of
+/// 128 + 8 halves): Q, dO 64 * 136 * 2 = 17408 bytes each at 0 and 17408;
+/// K, V [1][128][136], 128 * 136 * 2 = 34816 bytes each, at 34816 and 69632;
+/// 104448 bytes in all; 4 warps (one m16 row tile each above mma width 64).
+/// (bwd_main, mma width 128, 8 warps, keeps 2 query stages and no dS tile,
+/// which only an accumulated dQ reads: 2 * 34816 + 2 * 2 * 17408 +
+/// 2 * 2 * 64 * 4 = 140288.)
+// CHECK: kernel sdpa_bwd_main bwd_main\0Ablock 256 1 1\0Ashared_bytes 140288\0A
+// CHECK-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 104448\0A
 // CHECK-LABEL: func.func @wide
 // CHECK: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks
 // CHECK-NOT: sdpa_bwd_dq_convert
 // CHECK: return
-// FORCED: kernel sdpa_bwd_main bwd_main\0Ablock 128 1 1\0Ashared_bytes 105472\0A
-// FORCED-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 64 1 1\0Ashared_bytes 69632\0A
+// FORCED: kernel sdpa_bwd_main bwd_main\0Ablock 256 1 1\0Ashared_bytes 140288\0A
+// FORCED-SAME: kernel sdpa_bwd_dq bwd_dq\0Ablock 128 1 1\0Ashared_bytes 104448\0A
 // FORCED-LABEL: func.func @wide
 // FORCED: gpu.launch_func @sdpa_bwd_0::@sdpa_bwd_dq blocks
 // FORCED-LABEL: gpu.func @sdpa_bwd_dq(
-// FORCED: %[[QS:.*]] = memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<64x136xf16, #gpu.address_space<workgroup>>
-// FORCED: %[[DOS:.*]] = memref.view %{{.*}}[%c17408{{(_[0-9]+)?}}][] : {{.*}} to memref<64x136xf16, #gpu.address_space<workgroup>>
-// FORCED: %[[KS:.*]] = memref.view %{{.*}}[%c34816{{(_[0-9]+)?}}][] : {{.*}} to memref<1x64x136xf16, #gpu.address_space<workgroup>>
-// FORCED: %[[VS:.*]] = memref.view %{{.*}}[%c52224{{(_[0-9]+)?}}][] : {{.*}} to memref<1x64x136xf16, #gpu.address_space<workgroup>>
+// FORCED: memref.view %{{.*}}[%c0{{(_[0-9]+)?}}][] : {{.*}} to memref<64x136xf16, #gpu.address_space<workgroup>>
+// FORCED: memref.view %{{.*}}[%c17408{{(_[0-9]+)?}}][] : {{.*}} to memref<64x136xf16, #gpu.address_space<workgroup>>
+// FORCED: %[[KS:.*]] = memref.view %{{.*}}[%c34816{{(_[0-9]+)?}}][] : {{.*}} to memref<1x128x136xf16, #gpu.address_space<workgroup>>
+// FORCED: %[[VS:.*]] = memref.view %{{.*}}[%c69632{{(_[0-9]+)?}}][] : {{.*}} to memref<1x128x136xf16, #gpu.address_space<workgroup>>
 // FORCED: %[[QGROUP:.*]] = nvgpu.device_async_create_group
 // FORCED-NOT: nvgpu.device_async_copy %arg1
 // FORCED: scf.for %[[U:.*]] = %{{.*}} to %{{.*}} step
@@ -49,29 +48,6 @@
 // FORCED-NEXT: arith.cmpi ult, %[[U]]
 // FORCED-NEXT: arith.cmpi uge, %[[U]]
 // FORCED-NEXT: arith.ori
-/// The key tile in 2 chunks of 32 keys. A chunk's S whole: per k16 block of
-/// head_dim, the A fragments of both row tiles (Q) and K's B fragments two
-/// 8-key blocks per ldmatrix x4; 2 row tiles x 4 key blocks x 8 k16 blocks
-/// = 64 products.
-// FORCED: nvgpu.ldmatrix %[[QS]]
-// FORCED: nvgpu.ldmatrix %[[KS]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false}
-// FORCED-COUNT-64: nvgpu.mma.sync
-// FORCED-NOT: nvgpu.mma.sync
-/// dP of the chunk's first 16 keys only: 2 x 2 x 8 = 32 products.
-// FORCED: nvgpu.ldmatrix %[[DOS]]
-// FORCED: nvgpu.ldmatrix %[[VS]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false}
-// FORCED-COUNT-32: nvgpu.mma.sync
-// FORCED-NOT: nvgpu.mma.sync
-/// P and dS of those 16 keys, then dQ += dS K over them: K^T fragments two
-/// 8-column blocks per transposed ldmatrix x4, 2 row tiles x 16 column
-/// blocks = 32 products.
-// FORCED: math.exp2
-// FORCED-NOT: nvgpu.mma.sync
-// FORCED: nvgpu.ldmatrix %[[KS]][%[[STAGE]], %{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = true}
-// FORCED-COUNT-32: nvgpu.mma.sync
-// FORCED-NOT: nvgpu.mma.sync
-/// Then dP of the next 16 keys.
-// FORCED: nvgpu.ldmatrix %[[DOS]]
 // FORCED-NOT: nvgpu.device_async_copy
 // FORCED: } {sdpa.kv_loop}
 func.func @wide(%q: tensor<1x2x?x128xf16>, %lse: tensor<1x2x?xf32>) -> tensor<1x2x?x128xf16> {

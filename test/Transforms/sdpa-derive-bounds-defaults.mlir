@@ -146,11 +146,10 @@ func.func @bwd_d64_window128_det(%q: tensor<1x2x?x64xbf16>, %lse: tensor<1x2x?xf
 
 // -----
 
-/// Backward, wide at d 128: 64 x 64 (from mma width 128, with dQ
-/// recomputed, bwd_dq's warps of two row tiles); accumulated, 64 x 128.
+/// Backward, wide at d 128: 64 x 128, dQ recomputed or accumulated.
 // CHECK-LABEL: func @bwd_d128_causal
 // CHECK: schedule = #sdpa.schedule<tile_q = 64
-// CHECK-SAME: tile_kv = 64,
+// CHECK-SAME: tile_kv = 128,
 // ACC-LABEL: func @bwd_d128_causal
 // ACC: schedule = #sdpa.schedule<tile_q = 64
 // ACC-SAME: tile_kv = 128,
@@ -166,10 +165,10 @@ func.func @bwd_d128_causal(%q: tensor<1x2x?x128xbf16>, %lse: tensor<1x2x?xf32>) 
 
 // -----
 
-/// The same deterministic: 64 x 64 too.
+/// The same deterministic: 64 x 128 too.
 // CHECK-LABEL: func @bwd_d128_causal_det
 // CHECK: schedule = #sdpa.schedule<tile_q = 64
-// CHECK-SAME: tile_kv = 64,
+// CHECK-SAME: tile_kv = 128,
 // KV16-LABEL: func @bwd_d128_causal_det
 // KV16: schedule = #sdpa.schedule<tile_q = 64
 // KV16-SAME: tile_kv = 16,
@@ -219,7 +218,7 @@ func.func @bwd_d96_causal(%q: tensor<1x2x?x96xbf16>, %lse: tensor<1x2x?xf32>) ->
 
 // -----
 
-/// Wide at d 112, mma width 112 (below 128): 64 x 128 still.
+/// Wide at d 112 (mma width 112): 64 x 128 as well.
 // CHECK-LABEL: func @bwd_d112_causal
 // CHECK: schedule = #sdpa.schedule<tile_q = 64
 // CHECK-SAME: tile_kv = 128,

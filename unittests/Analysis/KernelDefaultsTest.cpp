@@ -151,13 +151,10 @@ TEST(KernelDefaults, BackwardRule) {
       expect(81, kWide, mode, det, rc ? 64 : 32, rc ? 128 : 64);
       expect(104, kWide, mode, det, 64, 128);
     }
-    // Wide at d 97..128: 64 x 128, both dQ orders (heavy measured), but
-    // 64 x 64 recomputed from mma width 128 (d 113), where bwd_dq's warps
-    // hold two row tiles.
-    expect(128, kWide, mode, false, 64, rc ? 64 : 128);
-    expect(113, 4096, mode, false, 64, rc ? 64 : 128);
+    // Wide at d 97..128: 64 x 128, both dQ orders (heavy measured).
+    expect(128, kWide, mode, false, 64, 128);
     expect(97, 4096, mode, false, 64, 128);
-    expect(128, kWide, mode, true, 64, rc ? 64 : 128);
+    expect(128, kWide, mode, true, 64, 128);
     expect(112, 513, mode, true, 64, 128);
   }
 }

@@ -212,7 +212,9 @@ struct BackwardKernelSpec {
   /// getBackwardKernelSpec takes two row tiles up to mma width
   /// kMaxTwoRowTilesRecomputeHeadDim where tile_q is a multiple of 32 of at
   /// least 64 (two warps or more), and at mma width kWideTwoRowTilesHeadDim
-  /// on a wide band with key tiles of at most kWideTwoRowTilesKeyTile.
+  /// on a wide band with key tiles of at most kWideTwoRowTilesKeyTile (an
+  /// explicit tile: the default rule keeps 64 x 128 there until this layout
+  /// is timed against it; docs/Performance.md, the wide backward).
   /// Past mma width kMaxFullTileRecomputeHeadDim bwd_dq takes key tiles of
   /// at most kMaxWideRecomputeKeyTile (Analysis/KernelDefaults.h, which the
   /// default dQ rule reads too).
@@ -238,7 +240,8 @@ struct BackwardKernelSpec {
   /// blocks per ldmatrix. That way ptxas 13.0 spills nothing at the heavy
   /// backward's 64 x 64 (248 registers for sm_80, 255 for sm_90); the
   /// whole chunk at once spilled 4 bytes for sm_80 and 16 for sm_90, and
-  /// every other mix of the two 4-52 bytes on one target or the other.
+  /// the other mixes of chunk and paired loads 20-52 bytes on one target
+  /// or both.
   bool dqHoldsWideRows() const {
     return dqRowTiles > 1 && mmaHeadDim > kMaxTwoRowTilesRecomputeHeadDim;
   }
