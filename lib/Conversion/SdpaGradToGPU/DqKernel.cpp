@@ -155,10 +155,11 @@ private:
 
   /// Per row tile mt and 8-key block j of keys [key0, key0 + keys) of the
   /// tile: the warp's rows of `rows` (Q or dO in shared memory) against
-  /// those keys of `keyRows` (K or V). A B fragment serves every row tile;
-  /// one x2 each (in pairs, forEachB, the window-32 kernel of the flax model
-  /// at 255 registers spilled 20 bytes), but in pairs where the warp holds
-  /// wide rows (BackwardKernelSpec::dqHoldsWideRows).
+  /// those keys of `keyRows` (K or V). A B fragment serves every row tile.
+  /// Each is one ldmatrix x2: read in pairs (forEachB), the window-32
+  /// kernel of the flax model spilled 20 bytes at 255 registers. Where the
+  /// warp holds wide rows (BackwardKernelSpec::dqHoldsWideRows) they are
+  /// read in pairs, which that layout needs to compile spill-free.
   RowTileFragments rowKeyProducts(Value rows, Value keyRows, Value stage,
                                   int64_t key0, int64_t keys) {
     RowTileFragments products(
@@ -174,16 +175,12 @@ private:
         for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
           products[mt][j] = mma(a[mt], bFrag, products[mt][j]);
       };
+      auto keyRow = [&](int64_t j) { return idx(key0 + j * sm80::kMmaN); };
       if (spec.dqHoldsWideRows()) {
-        forEachB(
-            keyRows, [&](int64_t j) { return idx(key0 + j * sm80::kMmaN); },
-            col0, stage, keys / sm80::kMmaN, use);
-        continue;
-      }
-      for (int64_t j = 0; j < keys / sm80::kMmaN; ++j) {
-        Value bFrag =
-            loadB(keyRows, idx(key0 + j * sm80::kMmaN), col0, stage);
-        use(j, bFrag);
+        forEachB(keyRows, keyRow, col0, stage, keys / sm80::kMmaN, use);
+      } else {
+        for (int64_t j = 0; j < keys / sm80::kMmaN; ++j)
+          use(j, loadB(keyRows, keyRow(j), col0, stage));
       }
     }
     return products;
