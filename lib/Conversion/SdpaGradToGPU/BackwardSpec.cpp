@@ -80,7 +80,9 @@ mlir::sdpa::getBackwardKernelSpec(AttentionGradOp op,
   if (spec.recomputesDq()) {
     if (spec.mmaHeadDim <= BackwardKernelSpec::kMaxPrefetchRecomputeHeadDim)
       spec.keyStages = BackwardKernelSpec::kMaxStages;
-    // Two row tiles where measured to pay (BackwardKernelSpec::dqRowTiles).
+    // Two row tiles up to mma width 64, where they were measured to pay,
+    // and at 128 only where they compile spill-free: a wide band and key
+    // tiles of at most 64 (BackwardKernelSpec::dqRowTiles, dqHoldsWideRows).
     bool twoRowTilesWidth =
         spec.mmaHeadDim <=
             BackwardKernelSpec::kMaxTwoRowTilesRecomputeHeadDim ||

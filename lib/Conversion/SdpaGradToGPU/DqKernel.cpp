@@ -296,9 +296,9 @@ private:
         for (int64_t j = 0; j < int64_t(p[mt].size()); ++j)
           for (int64_t i = 0; i < 2; ++i)
             for (int64_t e = 0; e < 2; ++e)
-              dS[mt][j] = insert(fmul(extract(p[mt][j], i, e),
-                                      extract(dS[mt][j], i, e)),
-                                 dS[mt][j], i, e);
+              dS[mt][j] = insert(
+                  fmul(extract(p[mt][j], i, e), extract(dS[mt][j], i, e)),
+                  dS[mt][j], i, e);
 
       // dQ += dS K: the keys are the reduction (K's rows, read transposed);
       // a K^T fragment serves every row tile. Two per ldmatrix where a warp
@@ -311,7 +311,8 @@ private:
         Value row0 = idx(key0 + sub + kq * sm80::kMmaK);
         forEachBTransposed(
             kSmem, row0, [&](int64_t dn) { return idx(dn * sm80::kMmaN); },
-            stage, dQ.front().size(), [&](int64_t dn, Value bFrag) {
+            stage, dQ.front().size(),
+            [&](int64_t dn, Value bFrag) {
               for (int64_t mt = 0; mt < spec.dqRowTiles; ++mt)
                 dQ[mt][dn] = mma(a[mt], bFrag, dQ[mt][dn]);
             },
